@@ -1,0 +1,27 @@
+//===- InitAll.h - Register everything amp provides -------------*- C++ -*-===//
+
+#ifndef AMP_INITALL_H
+#define AMP_INITALL_H
+
+#include "amp/Dialect/Amp/Amp.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Test/TestPasses.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir {
+namespace amp {
+
+/// The amp dialect and every AmpOpInterface model.
+inline void registerAllDialects(DialectRegistry &registry) {
+  registry.insert<AmpDialect>();
+  registerAllExternalModels(registry);
+}
+
+/// Every amp pass, including the test passes that expose the models.
+inline void registerAllPasses() { registerAmpTestPasses(); }
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_INITALL_H

@@ -1,0 +1,145 @@
+//===- AmpOpInterface.h - The contract between ops and amp ------*- C++ -*-===//
+//
+// AmpOpInterface and the query functions amp uses for every op, with or
+// without a model: for an op that does not implement the interface they
+// answer from its traits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_INTERFACES_AMPOPINTERFACE_H
+#define AMP_INTERFACES_AMPOPINTERFACE_H
+
+#include "amp/Dialect/Amp/Amp.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace amp {
+
+/// An op's category with the reason for it, e.g. {Never, "exp overflows f16"}.
+/// The reason is a string literal owned by the model.
+struct CategoryInfo {
+  Policy category;
+  StringRef reason;
+};
+
+/// What an accumulation folds its elements with. Sums and products lose
+/// accuracy as they grow; max/min are exact in any precision.
+enum class AccumulationKind { Sum, Product, Max, Min, Other };
+
+StringRef stringifyAccumulationKind(AccumulationKind kind);
+
+/// How an op accumulates.
+struct AccumulationInfo {
+  AccumulationKind kind = AccumulationKind::Sum;
+  /// Elements folded into each accumulator; ShapedType::kDynamic if unknown.
+  int64_t reductionSize = ShapedType::kDynamic;
+  /// Operands and results that hold the accumulators.
+  SmallVector<unsigned> accumulatorOperands;
+  SmallVector<unsigned> accumulatorResults;
+  /// True if the accumulators may have a wider type than the other data
+  /// (linalg.matmul's outs, tosa.conv2d's acc_type, a reduction's init), so
+  /// that the op can read low-precision inputs and accumulate in f32.
+  bool separateAccumulator = false;
+
+  /// True for kinds whose accuracy degrades with the number of elements.
+  bool isLossy() const {
+    return kind == AccumulationKind::Sum || kind == AccumulationKind::Product ||
+           kind == AccumulationKind::Other;
+  }
+};
+
+namespace detail {
+/// True for floating-point scalars, and vectors, tensors, memrefs and complex
+/// numbers of them.
+bool isFloatData(Type type);
+/// Trait-based category: data movement, control flow and ops with no float
+/// data follow; anything else (unknown arithmetic, side effects, unregistered
+/// ops) stays f32.
+CategoryInfo getCategoryFromTraits(Operation *op, FloatType lowType);
+/// Trait-based target check.
+bool canComputeFromTraits(Operation *op, FloatType type, Attribute target);
+/// Generic rewrite: cast data operands, retype data results, float block
+/// arguments and float scalar attributes. Declines ops whose traits do not
+/// say that retyping keeps them valid, and values a low type cannot hold.
+FailureOr<Operation *> convertByRetyping(RewriterBase &rewriter, Operation *op,
+                                         FloatType lowType, FloatType accType);
+} // namespace detail
+} // namespace amp
+} // namespace mlir
+
+#include "amp/Interfaces/AmpOpInterface.h.inc"
+
+namespace mlir {
+namespace amp {
+
+//===----------------------------------------------------------------------===//
+// Queries for any op
+//===----------------------------------------------------------------------===//
+
+/// True if `op` implements AmpOpInterface (natively or by an external model).
+bool hasAmpModel(Operation *op);
+/// The op's category for `lowType`, from its model or its traits. Policy
+/// attributes in the IR are not consulted here (see getEffectivePrecision).
+CategoryInfo getCategory(Operation *op, FloatType lowType);
+/// The op's accumulation, if it has a model that reports one.
+std::optional<AccumulationInfo> getAccumulation(Operation *op);
+bool isDataOperand(Operation *op, unsigned index);
+bool isDataResult(Operation *op, unsigned index);
+bool canComputeIn(Operation *op, FloatType type, Attribute target);
+FailureOr<Operation *> convertToPrecision(RewriterBase &rewriter,
+                                          Operation *op, FloatType lowType,
+                                          FloatType accType);
+
+//===----------------------------------------------------------------------===//
+// Helpers for models
+//===----------------------------------------------------------------------===//
+
+/// `type` with its floating-point element type replaced by `elementType`
+/// (scalars, shaped and complex types); other types are returned unchanged.
+Type withFloatElementType(Type type, FloatType elementType);
+/// The floating-point element type of `type`, or null.
+FloatType getFloatElementType(Type type);
+
+/// Casts `value` to `type` with arith.extf/arith.truncf (through f32 between
+/// f16 and bf16). Returns `value` if the types match and null if no arith
+/// cast applies (memrefs, complex, integers).
+Value createFloatCast(OpBuilder &builder, Location loc, Value value, Type type);
+/// True if createFloatCast can produce a cast from `from` to `to`.
+bool canCreateFloatCast(Type from, Type to);
+
+/// Converts a floating-point attribute (FloatAttr, dense or splat elements)
+/// to `elementType`. Fails when a finite value overflows the type, so that a
+/// constant is never silently clamped to infinity.
+FailureOr<Attribute> convertFloatAttr(Attribute attr, FloatType elementType);
+
+/// Converts `op` by retyping, as the default does, but with data operands
+/// and results chosen by the caller (used by models that know which ones
+/// are data or accumulators).
+FailureOr<Operation *>
+convertByRetypingWith(RewriterBase &rewriter, Operation *op,
+                      ArrayRef<Type> operandTypes, ArrayRef<Type> resultTypes,
+                      FloatType blockArgType);
+
+/// Retypes every op in `block` (not the terminator) to compute in `type`
+/// and casts the terminator's float operands to `yieldTypes` where they
+/// differ. Used by models whose op owns its body (linalg, tensor.generate).
+LogicalResult convertBlockBody(RewriterBase &rewriter, Block &block,
+                               FloatType type, TypeRange yieldTypes);
+
+/// Converts an op that owns its body (tensor.pad, tensor.generate): a clone
+/// is retyped like convertByRetypingWith and every block of it is converted
+/// to compute in `lowType`, yielding low-precision values. Returns the clone;
+/// on failure the original is untouched.
+FailureOr<Operation *> convertWithBody(RewriterBase &rewriter, Operation *op,
+                                       ArrayRef<Type> operandTypes,
+                                       ArrayRef<Type> resultTypes,
+                                       FloatType lowType);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_INTERFACES_AMPOPINTERFACE_H

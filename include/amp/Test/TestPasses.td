@@ -1,0 +1,63 @@
+//===- TestPasses.td - Passes that expose amp's models to tests -*- tablegen -*-===//
+
+#ifndef AMP_TEST_TESTPASSES_TD
+#define AMP_TEST_TESTPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TestPrintPolicy : Pass<"amp-test-print-policy"> {
+  let summary = "Print what AmpOpInterface reports for every op";
+  let description = [{
+    For every op nested under the op the pass runs on, prints one line to
+    stdout with what amp's models (or, for an op without a model, its
+    traits) report:
+
+    ```
+    <op name> <category> [model|traits] acc=<kind>/<size>[/wide]
+        data=(<data operands>)->(<data results>) compute=<yes|no>
+        "<reason>"
+    ```
+
+    `acc` is `-` for an op that does not accumulate and the size is `?` when
+    unknown. `compute` says whether the enclosing target (a
+    `spirv.target_env` attribute or the `#nvvm.target` of a gpu.module; none
+    means the CPU) can run the op's work in the `low` type. If the op carries
+    policy attributes, their effective merge (`amp.precision` on the op over
+    the `amp.scope` of its ancestors) is printed as `policy=<attr>`.
+
+    This is how the models are seen and tested; it changes nothing.
+  }];
+  let options = [
+    Option<"low", "low", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type the categories are asked for (f16 or bf16)">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect"];
+}
+
+def TestConvertOps : Pass<"amp-test-convert-ops"> {
+  let summary = "Convert every op on its own through its AmpOpInterface rewrite";
+  let description = [{
+    Exercises `convertToPrecision` op by op: each op with floating-point data
+    whose category is not `never` (all of them with `all=true`) is rewritten
+    to compute in `low`, with its accumulators in `accumulate`, and its
+    results are cast back to their original types, so every op is converted
+    in isolation and the program keeps its signature. An op whose model
+    declines gets a remark. Ops that carry others (functions, scf, branches,
+    terminators) and casts are left alone.
+
+    This is no mixed-precision pass (it places casts around every op); it
+    tests the rewrite hook, including numerically by running the result.
+  }];
+  let options = [
+    Option<"low", "low", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type to convert to (f16 or bf16)">,
+    Option<"accumulate", "accumulate", "std::string", /*default=*/"\"f32\"",
+           "Accumulator type for contractions and reductions">,
+    Option<"all", "all", "bool", /*default=*/"false",
+           "Convert ops whose category is never as well">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // AMP_TEST_TESTPASSES_TD

@@ -1,0 +1,419 @@
+//===- AmpOpInterface.cpp - The contract between ops and amp --------------===//
+//
+// The interface's generated code, the query functions that answer for any op
+// (with or without a model), the trait-based defaults, and the retyping
+// helpers models share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Interfaces/AmpOpInterface.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+#include "amp/Interfaces/AmpOpInterface.cpp.inc"
+
+StringRef mlir::amp::stringifyAccumulationKind(AccumulationKind kind) {
+  switch (kind) {
+  case AccumulationKind::Sum:
+    return "sum";
+  case AccumulationKind::Product:
+    return "product";
+  case AccumulationKind::Max:
+    return "max";
+  case AccumulationKind::Min:
+    return "min";
+  case AccumulationKind::Other:
+    return "other";
+  }
+  llvm_unreachable("unknown accumulation kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+FloatType mlir::amp::getFloatElementType(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return dyn_cast<FloatType>(complex.getElementType());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return getFloatElementType(shaped.getElementType());
+  return dyn_cast<FloatType>(type);
+}
+
+bool mlir::amp::detail::isFloatData(Type type) {
+  return static_cast<bool>(getFloatElementType(type));
+}
+
+Type mlir::amp::withFloatElementType(Type type, FloatType elementType) {
+  if (isa<FloatType>(type))
+    return elementType;
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    if (isa<FloatType>(complex.getElementType()))
+      return ComplexType::get(elementType);
+    return type;
+  }
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    Type element = shaped.getElementType();
+    if (isa<FloatType, ComplexType>(element))
+      return shaped.clone(withFloatElementType(element, elementType));
+  }
+  return type;
+}
+
+bool mlir::amp::canCreateFloatCast(Type from, Type to) {
+  if (from == to)
+    return true;
+  // arith casts apply elementwise to scalars, vectors and tensors only.
+  auto isCastable = [](Type t) {
+    return isa<FloatType>(t) || (isa<VectorType, RankedTensorType,
+                                     UnrankedTensorType>(t) &&
+                                 isa<FloatType>(getElementTypeOrSelf(t)));
+  };
+  if (!isCastable(from) || !isCastable(to))
+    return false;
+  if (auto fromShaped = dyn_cast<ShapedType>(from)) {
+    auto toShaped = dyn_cast<ShapedType>(to);
+    return toShaped && fromShaped.clone(toShaped.getElementType()) == to &&
+           fromShaped.getTypeID() == toShaped.getTypeID();
+  }
+  return !isa<ShapedType>(to);
+}
+
+Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
+                                 Type type) {
+  Type from = value.getType();
+  if (from == type)
+    return value;
+  if (!canCreateFloatCast(from, type))
+    return {};
+  auto fromElt = cast<FloatType>(getElementTypeOrSelf(from));
+  auto toElt = cast<FloatType>(getElementTypeOrSelf(type));
+  if (fromElt.getWidth() < toElt.getWidth())
+    return arith::ExtFOp::create(builder, loc, type, value);
+  if (fromElt.getWidth() > toElt.getWidth())
+    return arith::TruncFOp::create(builder, loc, type, value);
+  // Same width, different formats (f16 <-> bf16): go through f32.
+  Type wide = withFloatElementType(from, Float32Type::get(type.getContext()));
+  Value ext = arith::ExtFOp::create(builder, loc, wide, value);
+  return arith::TruncFOp::create(builder, loc, type, ext);
+}
+
+/// Converts one value, reporting overflow of a finite value as failure.
+static FailureOr<APFloat> convertAPFloat(APFloat value, FloatType type) {
+  bool wasFinite = value.isFinite();
+  bool losesInfo = false;
+  value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  if (wasFinite && !value.isFinite())
+    return failure();
+  return value;
+}
+
+FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
+                                                 FloatType elementType) {
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+    if (floatAttr.getType() == elementType)
+      return attr;
+    FailureOr<APFloat> v = convertAPFloat(floatAttr.getValue(), elementType);
+    if (failed(v))
+      return failure();
+    return Attribute(FloatAttr::get(elementType, *v));
+  }
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+    if (dense.getElementType() == elementType)
+      return attr;
+    bool overflow = false;
+    DenseElementsAttr converted =
+        dense.mapValues(elementType, [&](const APFloat &value) {
+          FailureOr<APFloat> v = convertAPFloat(value, elementType);
+          if (failed(v)) {
+            overflow = true;
+            return APInt(elementType.getWidth(), 0);
+          }
+          return v->bitcastToAPInt();
+        });
+    if (overflow)
+      return failure();
+    return Attribute(converted);
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Trait-based defaults
+//===----------------------------------------------------------------------===//
+
+/// True if any operand, result or block argument of `op` holds float data.
+static bool touchesFloats(Operation *op) {
+  auto isFloat = [](Value v) { return amp::detail::isFloatData(v.getType()); };
+  if (llvm::any_of(op->getOperands(), isFloat) ||
+      llvm::any_of(op->getResults(), isFloat))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArguments(), isFloat))
+        return true;
+  return false;
+}
+
+/// Ops whose work is moving or forwarding values, never arithmetic on them.
+static bool onlyMovesData(Operation *op) {
+  return isa<ViewLikeOpInterface, RegionBranchOpInterface, BranchOpInterface,
+             RegionBranchTerminatorOpInterface, FunctionOpInterface,
+             CallOpInterface>(op) ||
+         op->hasTrait<OpTrait::IsTerminator>() ||
+         op->hasTrait<OpTrait::ReturnLike>();
+}
+
+CategoryInfo mlir::amp::detail::getCategoryFromTraits(Operation *op,
+                                                      FloatType) {
+  if (!touchesFloats(op))
+    return {Policy::Follow, "no floating-point data"};
+  if (onlyMovesData(op))
+    return {Policy::Follow, "moves or forwards values without arithmetic"};
+  if (!op->isRegistered())
+    return {Policy::Never, "unregistered op: its numerics are unknown"};
+  return {Policy::Never, "no amp model: its numerics are unknown"};
+}
+
+bool mlir::amp::detail::canComputeFromTraits(Operation *op, FloatType type,
+                                             Attribute target) {
+  TargetOpKind kind = onlyMovesData(op) || !touchesFloats(op)
+                          ? TargetOpKind::Storage
+                          : TargetOpKind::Arithmetic;
+  return targetSupports(target, kind, type);
+}
+
+/// True if traits guarantee that retyping every float operand, result and
+/// block argument together keeps the op valid.
+static bool traitsAllowRetyping(Operation *op) {
+  return !op->isRegistered() ||
+         op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+         op->hasTrait<OpTrait::SameOperandsAndResultElementType>() ||
+         op->hasTrait<OpTrait::Elementwise>() ||
+         op->hasTrait<OpTrait::IsTerminator>() ||
+         op->hasTrait<OpTrait::ReturnLike>();
+}
+
+FailureOr<Operation *>
+mlir::amp::detail::convertByRetyping(RewriterBase &rewriter, Operation *op,
+                                     FloatType lowType, FloatType accType) {
+  if (!traitsAllowRetyping(op))
+    return rewriter.notifyMatchFailure(
+        op, "no amp model and no trait that keeps a retyped op valid");
+  SmallVector<Type> operandTypes, resultTypes;
+  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned i = operand.getOperandNumber();
+    bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+    Type type = operand.get().getType();
+    operandTypes.push_back(isDataOperand(op, i)
+                               ? withFloatElementType(
+                                     type, isAcc ? accType : lowType)
+                               : type);
+  }
+  for (OpResult result : op->getResults()) {
+    unsigned i = result.getResultNumber();
+    bool isAcc = acc && llvm::is_contained(acc->accumulatorResults, i);
+    resultTypes.push_back(isDataResult(op, i)
+                              ? withFloatElementType(result.getType(),
+                                                     isAcc ? accType : lowType)
+                              : result.getType());
+  }
+  return convertByRetypingWith(rewriter, op, operandTypes, resultTypes,
+                               lowType);
+}
+
+//===----------------------------------------------------------------------===//
+// Retyping helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *>
+mlir::amp::convertByRetypingWith(RewriterBase &rewriter, Operation *op,
+                                 ArrayRef<Type> operandTypes,
+                                 ArrayRef<Type> resultTypes,
+                                 FloatType lowType) {
+  assert(operandTypes.size() == op->getNumOperands() &&
+         resultTypes.size() == op->getNumResults() && "type count mismatch");
+  // Check everything before changing anything.
+  for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
+    if (!canCreateFloatCast(operand.getType(), type))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "cannot cast operand of type " << operand.getType() << " to "
+             << type;
+      });
+  SmallVector<NamedAttribute> newAttrs;
+  bool attrsChanged = false;
+  for (NamedAttribute attr : op->getAttrs()) {
+    Attribute value = attr.getValue();
+    FloatType elt;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      elt = dyn_cast<FloatType>(f.getType());
+    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
+      elt = dyn_cast<FloatType>(d.getElementType());
+    // Only wider float attributes are data to narrow; an attribute that is
+    // already low (or f64 configuration) is left alone.
+    if (!elt || !elt.isF32()) {
+      newAttrs.push_back(attr);
+      continue;
+    }
+    FailureOr<Attribute> converted = convertFloatAttr(value, lowType);
+    if (failed(converted))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "attribute '" << attr.getName() << "' overflows " << lowType;
+      });
+    newAttrs.emplace_back(attr.getName(), *converted);
+    attrsChanged = true;
+  }
+
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> newOperands;
+  for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
+    newOperands.push_back(
+        createFloatCast(rewriter, op->getLoc(), operand, type));
+  rewriter.modifyOpInPlace(op, [&] {
+    op->setOperands(newOperands);
+    for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
+      result.setType(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (amp::detail::isFloatData(arg.getType()))
+            arg.setType(withFloatElementType(arg.getType(), lowType));
+    if (attrsChanged)
+      op->setAttrs(newAttrs);
+  });
+  return op;
+}
+
+/// True if every float operand and result of `op` already has element type
+/// `type`: converting it would change nothing.
+static bool alreadyIn(Operation *op, FloatType type) {
+  auto isIn = [&](Type t) {
+    FloatType elt = getFloatElementType(t);
+    return !elt || elt == type;
+  };
+  return llvm::all_of(op->getOperandTypes(), isIn) &&
+         llvm::all_of(op->getResultTypes(), isIn);
+}
+
+LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
+                                          FloatType type,
+                                          TypeRange yieldTypes) {
+  for (Operation &nested : llvm::make_early_inc_range(block.without_terminator())) {
+    if (!touchesFloats(&nested) || alreadyIn(&nested, type))
+      continue;
+    FailureOr<Operation *> converted =
+        convertToPrecision(rewriter, &nested, type, type);
+    if (failed(converted))
+      return failure();
+    if (*converted != &nested)
+      rewriter.replaceOp(&nested, (*converted)->getResults());
+  }
+  Operation *terminator = block.getTerminator();
+  rewriter.setInsertionPoint(terminator);
+  for (auto [operand, type] : llvm::zip(terminator->getOpOperands(),
+                                        yieldTypes)) {
+    Value cast =
+        createFloatCast(rewriter, terminator->getLoc(), operand.get(), type);
+    if (!cast)
+      return failure();
+    rewriter.modifyOpInPlace(terminator, [&] { operand.set(cast); });
+  }
+  return success();
+}
+
+FailureOr<Operation *> mlir::amp::convertWithBody(RewriterBase &rewriter,
+                                                  Operation *op,
+                                                  ArrayRef<Type> operandTypes,
+                                                  ArrayRef<Type> resultTypes,
+                                                  FloatType lowType) {
+  // Work on a clone so that a body that cannot be converted leaves the
+  // original untouched.
+  rewriter.setInsertionPoint(op);
+  Operation *clone = rewriter.clone(*op);
+  SmallVector<Operation *> castsBefore;
+  for (Value v : clone->getOperands())
+    castsBefore.push_back(v.getDefiningOp());
+  auto discard = [&]() {
+    SmallVector<Value> operands(clone->getOperands());
+    rewriter.eraseOp(clone);
+    for (Value v : operands)
+      if (Operation *def = v.getDefiningOp())
+        if (isa<arith::ExtFOp, arith::TruncFOp>(def) && def->use_empty() &&
+            !llvm::is_contained(castsBefore, def))
+          rewriter.eraseOp(def);
+    return failure();
+  };
+  if (failed(convertByRetypingWith(rewriter, clone, operandTypes, resultTypes,
+                                   lowType)))
+    return discard();
+  for (Region &region : clone->getRegions())
+    for (Block &block : region) {
+      SmallVector<Type> yieldTypes;
+      for (Value v : block.getTerminator()->getOperands())
+        yieldTypes.push_back(amp::detail::isFloatData(v.getType())
+                                 ? withFloatElementType(v.getType(), lowType)
+                                 : v.getType());
+      if (failed(convertBlockBody(rewriter, block, lowType, yieldTypes)))
+        return discard();
+    }
+  return clone;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+bool mlir::amp::hasAmpModel(Operation *op) {
+  return isa<AmpOpInterface>(op);
+}
+
+CategoryInfo mlir::amp::getCategory(Operation *op, FloatType lowType) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.getDefaultCategory(lowType);
+  return amp::detail::getCategoryFromTraits(op, lowType);
+}
+
+std::optional<AccumulationInfo> mlir::amp::getAccumulation(Operation *op) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.getAccumulation();
+  return std::nullopt;
+}
+
+bool mlir::amp::isDataOperand(Operation *op, unsigned index) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.isDataOperand(index);
+  return amp::detail::isFloatData(op->getOperand(index).getType());
+}
+
+bool mlir::amp::isDataResult(Operation *op, unsigned index) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.isDataResult(index);
+  return amp::detail::isFloatData(op->getResult(index).getType());
+}
+
+bool mlir::amp::canComputeIn(Operation *op, FloatType type, Attribute target) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.canComputeIn(type, target);
+  return amp::detail::canComputeFromTraits(op, type, target);
+}
+
+FailureOr<Operation *> mlir::amp::convertToPrecision(RewriterBase &rewriter,
+                                                     Operation *op,
+                                                     FloatType lowType,
+                                                     FloatType accType) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.convertToPrecision(rewriter, lowType, accType);
+  return amp::detail::convertByRetyping(rewriter, op, lowType, accType);
+}

@@ -1,0 +1,78 @@
+//===- ArithModels.cpp - AmpOpInterface models for arith -------------------===//
+
+#include "ModelSupport.h"
+#include "amp/Interfaces/ExternalModels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+CategoryInfo arithCategory(Operation *op) {
+  return llvm::TypeSwitch<Operation *, CategoryInfo>(op)
+      .Case<arith::ConstantOp>([](auto) {
+        return category(Policy::Follow,
+                        "constants take their users' precision and are "
+                        "converted at compile time");
+      })
+      .Case<arith::ExtFOp, arith::TruncFOp>([](auto) {
+        return category(Policy::Follow,
+                        "a cast: amp places and folds casts itself");
+      })
+      .Case<arith::BitcastOp, arith::ScalingExtFOp, arith::ScalingTruncFOp>(
+          [](auto) {
+            return category(Policy::Never,
+                            "its float type is part of what it computes");
+          })
+      .Case<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+            arith::FPToUIOp>([](auto) {
+        return category(Policy::Follow,
+                        "integer conversion: takes its neighbours' precision");
+      })
+      .Default([](auto) { return followsElementwise(); });
+}
+
+/// Elementwise arithmetic, comparisons, select and constants: every float
+/// operand and result changes together; constants convert their value.
+template <typename OpT>
+struct ArithRetypingModel : RetypingModel<ArithRetypingModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *op, FloatType) const {
+    return arithCategory(op);
+  }
+};
+
+/// Ops whose float types are their meaning (casts, bitcasts): amp decides
+/// their operands' precision but never rewrites the op itself.
+template <typename OpT>
+struct ArithFixedTypeModel
+    : AmpOpInterface::ExternalModel<ArithFixedTypeModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *op, FloatType) const {
+    return arithCategory(op);
+  }
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter, FloatType,
+                                            FloatType) const {
+    return rewriter.notifyMatchFailure(
+        op, "the op's float types are fixed by what it computes");
+  }
+};
+
+} // namespace
+
+void mlir::amp::registerArithExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    attachModels<ArithRetypingModel, arith::AddFOp, arith::SubFOp,
+                 arith::MulFOp, arith::DivFOp, arith::RemFOp, arith::NegFOp,
+                 arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                 arith::MinNumFOp, arith::CmpFOp, arith::SelectOp,
+                 arith::ConstantOp, arith::SIToFPOp, arith::UIToFPOp,
+                 arith::FPToSIOp, arith::FPToUIOp>(ctx);
+    attachModels<ArithFixedTypeModel, arith::ExtFOp, arith::TruncFOp,
+                 arith::BitcastOp, arith::ScalingExtFOp,
+                 arith::ScalingTruncFOp>(ctx);
+  });
+}

@@ -1,0 +1,37 @@
+//===- CFModels.cpp - AmpOpInterface models for cf -------------------------===//
+//
+// Branches forward values to block arguments; a value tied through a branch
+// has one type on both sides, which the pass keeps consistent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelSupport.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+template <typename OpT>
+struct BranchModel : RetypingModel<BranchModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsStructure();
+  }
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+};
+
+} // namespace
+
+void mlir::amp::registerCFExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, cf::ControlFlowDialect *) {
+    attachModels<BranchModel, cf::BranchOp, cf::CondBranchOp, cf::SwitchOp>(
+        ctx);
+  });
+}

@@ -1,0 +1,349 @@
+//===- LinalgModels.cpp - AmpOpInterface models for linalg -----------------===//
+//
+// One model for every structured op (linalg.generic and all named ops),
+// classified by what its body computes: a multiply-add reduction is a
+// contraction, an add reduction is a sum wherever it appears, a max/min
+// reduction is exact, and a parallel body is as safe as its least safe op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelSupport.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Looks through the casts a body inserts between its arguments and its
+/// arithmetic (named ops cast inputs to the output type).
+Value stripCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// What a structured op's body computes.
+struct BodySummary {
+  /// Accumulation over reduction loops, if any output is combined with its
+  /// previous value.
+  std::optional<AccumulationInfo> accumulation;
+  /// A multiply-add reduction over two different inputs.
+  bool isContraction = false;
+  /// The least safe category among the body's ops (parallel bodies).
+  CategoryInfo bodyCategory{Policy::Follow, "moves data without arithmetic"};
+};
+
+AccumulationKind combinerKind(Operation *combiner) {
+  return llvm::TypeSwitch<Operation *, AccumulationKind>(combiner)
+      .Case<arith::AddFOp, arith::SubFOp>(
+          [](auto) { return AccumulationKind::Sum; })
+      .Case<arith::MulFOp>([](auto) { return AccumulationKind::Product; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+          [](auto) { return AccumulationKind::Max; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>(
+          [](auto) { return AccumulationKind::Min; })
+      .Default([](auto) { return AccumulationKind::Other; });
+}
+
+/// Ranks accumulation kinds by how much they lose, so that one op with
+/// several outputs reports its worst.
+int lossRank(AccumulationKind kind) {
+  switch (kind) {
+  case AccumulationKind::Max:
+  case AccumulationKind::Min:
+    return 0;
+  case AccumulationKind::Sum:
+    return 1;
+  case AccumulationKind::Product:
+    return 2;
+  case AccumulationKind::Other:
+    return 3;
+  }
+  llvm_unreachable("unknown accumulation kind");
+}
+
+int categoryRank(Policy p) {
+  switch (p) {
+  case Policy::Follow:
+    return 0;
+  case Policy::Allow:
+    return 1;
+  case Policy::Never:
+    return 2;
+  }
+  llvm_unreachable("unknown policy");
+}
+
+BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType) {
+  BodySummary summary;
+  Block *body = op.getBlock();
+  if (!body)
+    return summary;
+
+  // Parallel part: the least safe op in the body.
+  bool hasArithmetic = false;
+  for (Operation &nested : body->without_terminator()) {
+    if (!llvm::any_of(nested.getResultTypes(), amp::detail::isFloatData) &&
+        !llvm::any_of(nested.getOperandTypes(), amp::detail::isFloatData))
+      continue;
+    if (isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(nested))
+      continue;
+    hasArithmetic = true;
+    CategoryInfo c = getCategory(&nested, lowType);
+    if (categoryRank(c.category) > categoryRank(summary.bodyCategory.category))
+      summary.bodyCategory = c;
+  }
+  if (hasArithmetic && summary.bodyCategory.category == Policy::Follow)
+    summary.bodyCategory = followsElementwise();
+
+  if (op.getNumReductionLoops() == 0)
+    return summary;
+
+  // Reduction part: which outputs are combined with their previous value.
+  AccumulationInfo acc;
+  acc.separateAccumulator = true;
+  bool found = false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!amp::detail::isFloatData(init.get().getType()))
+      continue;
+    unsigned outIdx = init.getOperandNumber() - op.getNumDpsInputs();
+    if (outIdx >= yield.getNumOperands())
+      continue;
+    BlockArgument outArg = op.getMatchingBlockArgument(&init);
+    Operation *combiner = stripCasts(yield.getOperand(outIdx)).getDefiningOp();
+    if (!combiner || combiner->getBlock() != body ||
+        !llvm::any_of(combiner->getOperands(),
+                      [&](Value v) { return stripCasts(v) == outArg; }))
+      continue;
+    AccumulationKind kind = combinerKind(combiner);
+    if (!found || lossRank(kind) > lossRank(acc.kind))
+      acc.kind = kind;
+    found = true;
+    acc.accumulatorOperands.push_back(init.getOperandNumber());
+    acc.accumulatorResults.push_back(outIdx);
+
+    // A contraction: out + a * b with a and b read from two inputs.
+    if (kind == AccumulationKind::Sum && isa<arith::AddFOp>(combiner)) {
+      for (Value v : combiner->getOperands()) {
+        auto mul = stripCasts(v).getDefiningOp<arith::MulFOp>();
+        if (!mul)
+          continue;
+        auto lhs = dyn_cast<BlockArgument>(stripCasts(mul.getLhs()));
+        auto rhs = dyn_cast<BlockArgument>(stripCasts(mul.getRhs()));
+        if (lhs && rhs && lhs != rhs && lhs.getOwner() == body &&
+            rhs.getOwner() == body &&
+            lhs.getArgNumber() < op.getNumDpsInputs() &&
+            rhs.getArgNumber() < op.getNumDpsInputs())
+          summary.isContraction = true;
+      }
+    }
+  }
+  if (!found)
+    return summary;
+
+  int64_t size = 1;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [range, iter] : llvm::zip(ranges, op.getIteratorTypesArray())) {
+    if (iter != utils::IteratorType::reduction)
+      continue;
+    if (ShapedType::isDynamic(range)) {
+      size = ShapedType::kDynamic;
+      break;
+    }
+    size *= range;
+  }
+  acc.reductionSize = size;
+  summary.accumulation = acc;
+  return summary;
+}
+
+CategoryInfo linalgCategory(linalg::LinalgOp op, FloatType lowType) {
+  BodySummary s = summarizeBody(op, lowType);
+  if (s.isContraction)
+    return category(Policy::Allow,
+                    "contraction: low-precision inputs, accumulator kept "
+                    "in the accumulate type");
+  if (s.accumulation) {
+    if (!s.accumulation->isLossy())
+      return category(Policy::Follow,
+                      "max/min reduction is exact in low precision");
+    return category(Policy::Never,
+                    "sum reduction loses accuracy when accumulated in low "
+                    "precision");
+  }
+  return s.bodyCategory;
+}
+
+/// True if the op's results accumulate lossily, so its outputs keep the
+/// accumulate type.
+bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
+  std::optional<AccumulationInfo> acc = summarizeBody(op, lowType).accumulation;
+  return acc && acc->isLossy();
+}
+
+FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
+                                     RewriterBase &rewriter, FloatType lowType,
+                                     FloatType accType) {
+  if (!op.hasPureTensorSemantics())
+    return rewriter.notifyMatchFailure(
+        op, "only ops on tensors are converted; memrefs cannot be cast in "
+            "place");
+  FloatType outType = accumulatesLossily(op, lowType) ? accType : lowType;
+  FloatType computeType = outType;
+
+  SmallVector<Type> newTypes;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = operand.get().getType();
+    bool isInit = op.isDpsInit(&operand);
+    Type newType = amp::detail::isFloatData(type)
+                       ? withFloatElementType(type, isInit ? outType : lowType)
+                       : type;
+    if (!canCreateFloatCast(type, newType))
+      return rewriter.notifyMatchFailure(op, "operand cannot be cast");
+    newTypes.push_back(newType);
+  }
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> newOperands;
+  for (auto [operand, type] : llvm::zip(op->getOperands(), newTypes))
+    newOperands.push_back(createFloatCast(rewriter, loc, operand, type));
+  SmallVector<Type> resultTypes;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
+
+  // Named ops rebuild their body from the new types with their own region
+  // builder, exactly as if the user had written them in low precision.
+  auto regionBuilder = op.getRegionBuilder();
+  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp,
+                            linalg::ReduceOp>(op.getOperation())) {
+    OperationState state(loc, op->getName());
+    state.addOperands(newOperands);
+    state.addTypes(resultTypes);
+    state.addAttributes(op->getAttrs());
+    state.addRegion();
+    Operation *newOp = rewriter.create(state);
+    Region &region = newOp->getRegion(0);
+    SmallVector<Type> argTypes;
+    SmallVector<Location> argLocs;
+    for (Value v : newOperands) {
+      argTypes.push_back(getElementTypeOrSelf(v.getType()));
+      argLocs.push_back(v.getLoc());
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *block = rewriter.createBlock(&region, region.end(), argTypes,
+                                        argLocs);
+    ImplicitLocOpBuilder b(loc, rewriter);
+    b.setInsertionPointToEnd(block);
+    regionBuilder(b, *block, newOp->getAttrs(),
+                  [&]() { return newOp->emitError(); });
+    return newOp;
+  }
+
+  // Ops with an explicit body: clone, retype the block arguments, compute
+  // the body in `computeType`, and yield the outputs' element types.
+  IRMapping mapping;
+  mapping.map(op->getOperands(), newOperands);
+  Operation *newOp = rewriter.clone(*op, mapping);
+  for (auto [result, type] : llvm::zip(newOp->getResults(), resultTypes))
+    result.setType(type);
+  Block &body = newOp->getRegion(0).front();
+  for (auto [arg, operand] : llvm::zip(body.getArguments(), newOperands))
+    if (amp::detail::isFloatData(arg.getType()))
+      arg.setType(getElementTypeOrSelf(operand.getType()));
+  rewriter.setInsertionPointToStart(&body);
+  for (BlockArgument arg : body.getArguments()) {
+    if (!amp::detail::isFloatData(arg.getType()) || arg.getType() == computeType ||
+        arg.use_empty())
+      continue;
+    Value cast = createFloatCast(rewriter, loc, arg, computeType);
+    rewriter.replaceAllUsesExcept(arg, cast, cast.getDefiningOp());
+  }
+  SmallVector<Type> yieldTypes;
+  for (Type t : resultTypes)
+    yieldTypes.push_back(getElementTypeOrSelf(t));
+  if (failed(convertBlockBody(rewriter, body, computeType, yieldTypes))) {
+    rewriter.eraseOp(newOp);
+    return rewriter.notifyMatchFailure(op, "body cannot be converted");
+  }
+  return newOp;
+}
+
+template <typename OpT>
+struct StructuredOpModel
+    : AmpOpInterface::ExternalModel<StructuredOpModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *op, FloatType lowType) const {
+    return linalgCategory(cast<linalg::LinalgOp>(op), lowType);
+  }
+  std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
+    // The body's float types do not change what it accumulates.
+    return summarizeBody(cast<linalg::LinalgOp>(op),
+                         Float16Type::get(op->getContext()))
+        .accumulation;
+  }
+  bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    BodySummary s = summarizeBody(linalgOp, type);
+    TargetOpKind kind = s.isContraction ? TargetOpKind::Contraction
+                        : s.bodyCategory.category == Policy::Follow &&
+                                !s.accumulation
+                            ? TargetOpKind::Arithmetic
+                            : TargetOpKind::Transcendental;
+    return targetSupports(target, kind, type);
+  }
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            FloatType lowType,
+                                            FloatType accType) const {
+    return convertLinalg(cast<linalg::LinalgOp>(op), rewriter, lowType,
+                         accType);
+  }
+};
+
+/// linalg.softmax: exponentiates and sums along `dimension`.
+struct SoftmaxModel : RetypingModel<SoftmaxModel, linalg::SoftmaxOp> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return category(Policy::Never,
+                    "softmax exponentiates and sums: overflow and long sums");
+  }
+  std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
+    auto softmax = cast<linalg::SoftmaxOp>(op);
+    AccumulationInfo acc;
+    acc.kind = AccumulationKind::Sum;
+    auto type = cast<ShapedType>(softmax.getInput().getType());
+    acc.reductionSize = type.getDimSize(softmax.getDimension());
+    acc.accumulatorResults = {0};
+    acc.separateAccumulator = false;
+    return acc;
+  }
+};
+
+template <typename... OpTs>
+void attachStructuredModels(MLIRContext *ctx) {
+  attachModels<StructuredOpModel, OpTs...>(ctx);
+}
+
+} // namespace
+
+void mlir::amp::registerLinalgExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachStructuredModels<
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+        >(ctx);
+    linalg::SoftmaxOp::attachInterface<SoftmaxModel>(*ctx);
+  });
+}

@@ -1,0 +1,69 @@
+//===- ModelSupport.h - Shared pieces of amp's external models --*- C++ -*-===//
+
+#ifndef AMP_LIB_INTERFACES_MODELSUPPORT_H
+#define AMP_LIB_INTERFACES_MODELSUPPORT_H
+
+#include "amp/Interfaces/AmpOpInterface.h"
+
+namespace mlir {
+namespace amp {
+
+/// Attaches `Model<OpT>` to every op in `OpTs`.
+template <template <typename> class Model, typename... OpTs>
+void attachModels(MLIRContext *ctx) {
+  (OpTs::template attachInterface<Model<OpTs>>(*ctx), ...);
+}
+
+/// Returns `{policy, reason}`; shorthand for model tables.
+inline CategoryInfo category(Policy policy, StringRef reason) {
+  return {policy, reason};
+}
+
+/// Categories shared by ops with the same numerics in several dialects.
+inline CategoryInfo followsElementwise() {
+  return {Policy::Follow, "elementwise arithmetic is accurate in low precision"};
+}
+inline CategoryInfo followsDataMovement() {
+  return {Policy::Follow, "moves data without arithmetic"};
+}
+inline CategoryInfo followsStructure() {
+  return {Policy::Follow, "control flow: takes the precision of the values it carries"};
+}
+
+/// The operand and result types `op` gets when every data operand and result
+/// takes `elementType`.
+inline void getRetypedTypes(Operation *op, FloatType elementType,
+                            SmallVectorImpl<Type> &operandTypes,
+                            SmallVectorImpl<Type> &resultTypes) {
+  for (OpOperand &operand : op->getOpOperands())
+    operandTypes.push_back(
+        isDataOperand(op, operand.getOperandNumber())
+            ? withFloatElementType(operand.get().getType(), elementType)
+            : operand.get().getType());
+  for (OpResult result : op->getResults())
+    resultTypes.push_back(isDataResult(op, result.getResultNumber())
+                              ? withFloatElementType(result.getType(),
+                                                     elementType)
+                              : result.getType());
+}
+
+/// A model that retypes its op generically (every float operand, result and
+/// block argument), with the category given by `Derived::category`.
+/// `Derived` may override any other interface method.
+template <typename Derived, typename OpT>
+struct RetypingModel : AmpOpInterface::ExternalModel<Derived, OpT> {
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            FloatType lowType,
+                                            FloatType accType) const {
+    SmallVector<Type> operandTypes, resultTypes;
+    getRetypedTypes(op, lowType, operandTypes, resultTypes);
+    return convertByRetypingWith(rewriter, op, operandTypes, resultTypes,
+                                 lowType);
+  }
+};
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_LIB_INTERFACES_MODELSUPPORT_H

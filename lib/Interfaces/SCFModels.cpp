@@ -1,0 +1,102 @@
+//===- SCFModels.cpp - AmpOpInterface models for scf -----------------------===//
+//
+// Structured control flow computes nothing itself: it carries values, whose
+// types are tied across init operands, block arguments, yields and results.
+// A loop that carries a sum (an iter_arg updated by addf) is an accumulation
+// like any reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelSupport.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+template <typename OpT>
+struct SCFModel : RetypingModel<SCFModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsStructure();
+  }
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+};
+
+/// Loop-carried values updated as `carried = carried op x`.
+std::optional<AccumulationInfo> forAccumulation(scf::ForOp loop) {
+  AccumulationInfo info;
+  info.separateAccumulator = true;
+  bool found = false;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [i, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    if (!amp::detail::isFloatData(iterArg.getType()))
+      continue;
+    Operation *update = yield.getOperand(i).getDefiningOp();
+    if (!update || !llvm::is_contained(update->getOperands(), iterArg))
+      continue;
+    AccumulationKind kind;
+    if (isa<arith::AddFOp, arith::SubFOp>(update))
+      kind = AccumulationKind::Sum;
+    else if (isa<arith::MulFOp>(update))
+      kind = AccumulationKind::Product;
+    else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(update))
+      kind = AccumulationKind::Max;
+    else if (isa<arith::MinimumFOp, arith::MinNumFOp>(update))
+      kind = AccumulationKind::Min;
+    else
+      continue;
+    // Report the lossiest carried value.
+    if (!found || (info.kind == AccumulationKind::Max ||
+                   info.kind == AccumulationKind::Min))
+      info.kind = kind;
+    found = true;
+    info.accumulatorOperands.push_back(
+        loop.getInitArgsMutable()[i].getOperandNumber());
+    info.accumulatorResults.push_back(i);
+  }
+  if (!found)
+    return std::nullopt;
+  APInt lb, ub, step;
+  if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+      matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+      matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+      step.getSExtValue() > 0) {
+    int64_t span = ub.getSExtValue() - lb.getSExtValue();
+    info.reductionSize =
+        span <= 0 ? 0 : (span + step.getSExtValue() - 1) / step.getSExtValue();
+  }
+  return info;
+}
+
+struct ForModel : RetypingModel<ForModel, scf::ForOp> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsStructure();
+  }
+  std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
+    return forAccumulation(cast<scf::ForOp>(op));
+  }
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+};
+
+} // namespace
+
+void mlir::amp::registerSCFExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
+    scf::ForOp::attachInterface<ForModel>(*ctx);
+    attachModels<SCFModel, scf::ConditionOp, scf::ExecuteRegionOp,
+                 scf::ForallOp, scf::IfOp, scf::InParallelOp,
+                 scf::IndexSwitchOp, scf::ParallelOp, scf::ReduceOp,
+                 scf::ReduceReturnOp, scf::WhileOp, scf::YieldOp>(ctx);
+  });
+}

@@ -1,0 +1,76 @@
+//===- TensorModels.cpp - AmpOpInterface models for tensor -----------------===//
+
+#include "ModelSupport.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Data movement: the element type passes through unchanged, so every float
+/// operand and result is retyped together.
+template <typename OpT>
+struct TensorMoveModel : RetypingModel<TensorMoveModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsDataMovement();
+  }
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+};
+
+/// tensor.pad and tensor.generate yield their elements from a body, which
+/// is converted with the op.
+template <typename OpT>
+struct TensorBodyModel
+    : AmpOpInterface::ExternalModel<TensorBodyModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsDataMovement();
+  }
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            FloatType lowType,
+                                            FloatType) const {
+    SmallVector<Type> operandTypes, resultTypes;
+    getRetypedTypes(op, lowType, operandTypes, resultTypes);
+    return convertWithBody(rewriter, op, operandTypes, resultTypes, lowType);
+  }
+};
+
+/// tensor.bitcast reinterprets bits: its float types are its meaning.
+struct BitcastModel
+    : AmpOpInterface::ExternalModel<BitcastModel, tensor::BitcastOp> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return category(Policy::Never,
+                    "reinterprets bits: its float types are its meaning");
+  }
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter, FloatType,
+                                            FloatType) const {
+    return rewriter.notifyMatchFailure(op, "a bitcast keeps its types");
+  }
+};
+
+} // namespace
+
+void mlir::amp::registerTensorExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    attachModels<TensorMoveModel, tensor::CastOp, tensor::CollapseShapeOp,
+                 tensor::ConcatOp, tensor::EmptyOp, tensor::ExpandShapeOp,
+                 tensor::ExtractOp, tensor::ExtractSliceOp,
+                 tensor::FromElementsOp, tensor::GatherOp, tensor::InsertOp,
+                 tensor::InsertSliceOp, tensor::ParallelInsertSliceOp,
+                 tensor::ReshapeOp, tensor::ScatterOp, tensor::SplatOp,
+                 tensor::YieldOp>(ctx);
+    attachModels<TensorBodyModel, tensor::PadOp, tensor::GenerateOp>(ctx);
+    tensor::BitcastOp::attachInterface<BitcastModel>(*ctx);
+  });
+}

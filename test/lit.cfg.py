@@ -1,0 +1,41 @@
+# -*- Python -*-
+# lit configuration for amp's regression tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "AMP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.amp_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(
+    ("%amp_plugin", os.path.join(config.amp_obj_root, "lib", "amp-plugin.so")))
+config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+amp_tools_dir = os.path.join(config.amp_obj_root, "bin")
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = [
+    ToolSubst("amp-opt", os.path.join(amp_tools_dir, "amp-opt"), unresolved="fatal"),
+    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"), unresolved="fatal"),
+    ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner"), unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, [amp_tools_dir, config.llvm_tools_dir])
+
+if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
+    config.available_features.add("mlir-runner")
+if config.amp_has_ptxas:
+    config.available_features.add("ptxas")
