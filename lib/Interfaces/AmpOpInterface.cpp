@@ -108,6 +108,33 @@ Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, type, ext);
 }
 
+SmallVector<Value> mlir::amp::createOperandCasts(OpBuilder &builder,
+                                                 Location loc,
+                                                 ValueRange values,
+                                                 TypeRange types) {
+  // One cast per value and type, however often the op uses the value.
+  llvm::SmallDenseMap<std::pair<Value, Type>, Value> casts;
+  SmallVector<Value> result;
+  for (auto [value, type] : llvm::zip(values, types)) {
+    Value &cast = casts[{value, type}];
+    if (!cast)
+      cast = createFloatCast(builder, loc, value, type);
+    result.push_back(cast);
+  }
+  return result;
+}
+
+void mlir::amp::eraseUnusedCasts(RewriterBase &rewriter, ValueRange values) {
+  for (Value v : values)
+    if (Operation *def = v.getDefiningOp())
+      if (isa<arith::ExtFOp, arith::TruncFOp>(def) && def->use_empty()) {
+        Value source = def->getOperand(0);
+        rewriter.eraseOp(def);
+        // A same-width cast goes through f32: erase both halves.
+        eraseUnusedCasts(rewriter, source);
+      }
+}
+
 /// Converts one value, reporting overflow of a finite value as failure.
 static FailureOr<APFloat> convertAPFloat(APFloat value, FloatType type) {
   bool wasFinite = value.isFinite();
@@ -277,10 +304,9 @@ mlir::amp::convertByRetypingWith(RewriterBase &rewriter, Operation *op,
   }
 
   rewriter.setInsertionPoint(op);
-  SmallVector<Value> newOperands;
-  for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
-    newOperands.push_back(
-        createFloatCast(rewriter, op->getLoc(), operand, type));
+  SmallVector<Value> newOperands =
+      createOperandCasts(rewriter, op->getLoc(), op->getOperands(),
+                         operandTypes);
   rewriter.modifyOpInPlace(op, [&] {
     op->setOperands(newOperands);
     for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
@@ -311,7 +337,10 @@ LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
                                           FloatType type,
                                           TypeRange yieldTypes) {
   for (Operation &nested : llvm::make_early_inc_range(block.without_terminator())) {
-    if (!touchesFloats(&nested) || alreadyIn(&nested, type))
+    // Casts already produce the type they are for (the model may just have
+    // inserted them).
+    if (!touchesFloats(&nested) || alreadyIn(&nested, type) ||
+        isa<arith::ExtFOp, arith::TruncFOp>(nested))
       continue;
     FailureOr<Operation *> converted =
         convertToPrecision(rewriter, &nested, type, type);
@@ -342,17 +371,12 @@ FailureOr<Operation *> mlir::amp::convertWithBody(RewriterBase &rewriter,
   // original untouched.
   rewriter.setInsertionPoint(op);
   Operation *clone = rewriter.clone(*op);
-  SmallVector<Operation *> castsBefore;
-  for (Value v : clone->getOperands())
-    castsBefore.push_back(v.getDefiningOp());
   auto discard = [&]() {
     SmallVector<Value> operands(clone->getOperands());
     rewriter.eraseOp(clone);
-    for (Value v : operands)
-      if (Operation *def = v.getDefiningOp())
-        if (isa<arith::ExtFOp, arith::TruncFOp>(def) && def->use_empty() &&
-            !llvm::is_contained(castsBefore, def))
-          rewriter.eraseOp(def);
+    // Only casts the conversion created can be unused: the original op
+    // still uses every original operand.
+    eraseUnusedCasts(rewriter, operands);
     return failure();
   };
   if (failed(convertByRetypingWith(rewriter, clone, operandTypes, resultTypes,

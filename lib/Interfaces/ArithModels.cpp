@@ -53,6 +53,13 @@ struct ArithFixedTypeModel
   CategoryInfo getDefaultCategory(Operation *op, FloatType) const {
     return arithCategory(op);
   }
+  // A bitcast's operand and result types are its meaning; a cast's operand
+  // is data amp may retype, its result type is what it casts to.
+  bool isDataOperand(Operation *op, unsigned index) const {
+    return isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+           amp::detail::isFloatData(op->getOperand(index).getType());
+  }
+  bool isDataResult(Operation *, unsigned) const { return false; }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter, FloatType,
                                             FloatType) const {

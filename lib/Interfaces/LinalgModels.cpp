@@ -218,9 +218,8 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  SmallVector<Value> newOperands;
-  for (auto [operand, type] : llvm::zip(op->getOperands(), newTypes))
-    newOperands.push_back(createFloatCast(rewriter, loc, operand, type));
+  SmallVector<Value> newOperands =
+      createOperandCasts(rewriter, loc, op->getOperands(), newTypes);
   SmallVector<Type> resultTypes;
   for (OpOperand &init : op.getDpsInitsMutable())
     resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
@@ -277,6 +276,7 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
     yieldTypes.push_back(getElementTypeOrSelf(t));
   if (failed(convertBlockBody(rewriter, body, computeType, yieldTypes))) {
     rewriter.eraseOp(newOp);
+    eraseUnusedCasts(rewriter, newOperands);
     return rewriter.notifyMatchFailure(op, "body cannot be converted");
   }
   return newOp;

@@ -45,6 +45,21 @@ struct TensorBodyModel
   }
 };
 
+/// tensor.dim and tensor.rank read a shape, never the elements.
+template <typename OpT>
+struct ShapeQueryModel
+    : AmpOpInterface::ExternalModel<ShapeQueryModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return category(Policy::Follow, "reads only the shape");
+  }
+  bool isDataOperand(Operation *, unsigned) const { return false; }
+  bool isDataResult(Operation *, unsigned) const { return false; }
+  FailureOr<Operation *> convertToPrecision(Operation *op, RewriterBase &,
+                                            FloatType, FloatType) const {
+    return op;
+  }
+};
+
 /// tensor.bitcast reinterprets bits: its float types are its meaning.
 struct BitcastModel
     : AmpOpInterface::ExternalModel<BitcastModel, tensor::BitcastOp> {
@@ -72,5 +87,6 @@ void mlir::amp::registerTensorExternalModels(DialectRegistry &registry) {
                  tensor::YieldOp>(ctx);
     attachModels<TensorBodyModel, tensor::PadOp, tensor::GenerateOp>(ctx);
     tensor::BitcastOp::attachInterface<BitcastModel>(*ctx);
+    attachModels<ShapeQueryModel, tensor::DimOp, tensor::RankOp>(ctx);
   });
 }

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -30,7 +31,8 @@ bool hasFloatData(Operation *op) {
 /// Ops that only carry other ops or values; converting them alone would
 /// break the types they tie together.
 bool isCarrier(Operation *op) {
-  return isa<FunctionOpInterface, RegionBranchOpInterface, BranchOpInterface,
+  return isa<FunctionOpInterface, CallOpInterface, RegionBranchOpInterface,
+             BranchOpInterface,
              RegionBranchTerminatorOpInterface, arith::ExtFOp,
              arith::TruncFOp>(op) ||
          op->hasTrait<OpTrait::IsTerminator>() ||

@@ -6,6 +6,7 @@
 #include "amp/Interfaces/TargetCapabilities.h"
 #include "amp/Test/TestPasses.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
@@ -33,7 +34,10 @@ void printIndices(raw_ostream &os, unsigned count,
 
 void printPolicyLine(raw_ostream &os, Operation *op, FloatType lowType) {
   CategoryInfo info = getCategory(op, lowType);
-  os << op->getName() << " " << stringifyPolicy(info.category) << " "
+  os << op->getName();
+  if (auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+    os << " @" << name.getValue();
+  os << " " << stringifyPolicy(info.category) << " "
      << (hasAmpModel(op) ? "model" : "traits") << " acc=";
   if (std::optional<AccumulationInfo> acc = getAccumulation(op)) {
     os << stringifyAccumulationKind(acc->kind) << "/";

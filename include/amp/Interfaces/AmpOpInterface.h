@@ -108,6 +108,13 @@ FloatType getFloatElementType(Type type);
 /// f16 and bf16). Returns `value` if the types match and null if no arith
 /// cast applies (memrefs, complex, integers).
 Value createFloatCast(OpBuilder &builder, Location loc, Value value, Type type);
+/// Casts each of `values` to the matching type of `types`, creating one cast
+/// per distinct value and type.
+SmallVector<Value> createOperandCasts(OpBuilder &builder, Location loc,
+                                      ValueRange values, TypeRange types);
+/// Erases the casts defining `values` that have no uses left (after a
+/// conversion that created them was abandoned).
+void eraseUnusedCasts(RewriterBase &rewriter, ValueRange values);
 /// True if createFloatCast can produce a cast from `from` to `to`.
 bool canCreateFloatCast(Type from, Type to);
 
