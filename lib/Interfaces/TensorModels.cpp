@@ -67,6 +67,8 @@ struct BitcastModel
     return category(Policy::Never,
                     "reinterprets bits: its float types are its meaning");
   }
+  bool isDataOperand(Operation *, unsigned) const { return false; }
+  bool isDataResult(Operation *, unsigned) const { return false; }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter, FloatType,
                                             FloatType) const {
