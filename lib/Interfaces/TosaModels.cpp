@@ -109,9 +109,12 @@ CategoryInfo tosaCategory(Operation *op, FloatType lowType) {
             tosa::MaximumOp, tosa::MinimumOp, tosa::NegateOp, tosa::CeilOp,
             tosa::FloorOp, tosa::ClampOp, tosa::SigmoidOp, tosa::TanhOp,
             tosa::SelectOp, tosa::EqualOp, tosa::GreaterOp,
-            tosa::GreaterEqualOp, tosa::CosOp, tosa::SinOp, tosa::CastOp,
-            tosa::ResizeOp, tosa::ArgMaxOp>(
-          [](auto) { return followsElementwise(); })
+            tosa::GreaterEqualOp, tosa::CosOp, tosa::SinOp, tosa::ResizeOp,
+            tosa::ArgMaxOp>([](auto) { return followsElementwise(); })
+      .Case<tosa::CastOp>([](auto) {
+        return category(Policy::Follow,
+                        "a cast: amp decides around it, its types stay");
+      })
       .Case<tosa::IfOp, tosa::WhileOp, tosa::YieldOp>(
           [](auto) { return followsStructure(); })
       .Default([](auto) { return followsDataMovement(); });
@@ -195,11 +198,15 @@ struct TosaModel : AmpOpInterface::ExternalModel<TosaModel<OpT>, OpT> {
   std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
     return tosaAccumulation(op);
   }
+  // A cast's types are what the cast is for: narrowing its input first would
+  // change its result (an f32 -> i32 cast through f16 saturates at 65504).
+  bool isDataOperand(Operation *op, unsigned index) const {
+    return !isa<tosa::CastOp>(op) &&
+           amp::detail::isFloatData(op->getOperand(index).getType());
+  }
   bool isDataResult(Operation *op, unsigned index) const {
-    // A cast's result type is what the cast is for.
-    if (isa<tosa::CastOp>(op))
-      return false;
-    return amp::detail::isFloatData(op->getResult(index).getType());
+    return !isa<tosa::CastOp>(op) &&
+           amp::detail::isFloatData(op->getResult(index).getType());
   }
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
     return targetSupports(target, tosaTargetKind(op), type);
@@ -208,8 +215,8 @@ struct TosaModel : AmpOpInterface::ExternalModel<TosaModel<OpT>, OpT> {
                                             RewriterBase &rewriter,
                                             FloatType lowType,
                                             FloatType accType) const {
-    if (isa<tosa::CustomOp, tosa::VariableOp, tosa::VariableReadOp,
-            tosa::VariableWriteOp>(op))
+    if (isa<tosa::CastOp, tosa::CustomOp, tosa::VariableOp,
+            tosa::VariableReadOp, tosa::VariableWriteOp>(op))
       return rewriter.notifyMatchFailure(op, "types are fixed");
     SmallVector<Type> operandTypes, resultTypes;
     getRetypedTypes(op, lowType, operandTypes, resultTypes);

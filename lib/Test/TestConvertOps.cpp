@@ -23,9 +23,15 @@ using namespace mlir::amp;
 
 namespace {
 
+/// True if the op has an operand or result whose precision amp may change.
 bool hasFloatData(Operation *op) {
-  return llvm::any_of(op->getOperandTypes(), amp::detail::isFloatData) ||
-         llvm::any_of(op->getResultTypes(), amp::detail::isFloatData);
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+    if (isDataOperand(op, i))
+      return true;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    if (isDataResult(op, i))
+      return true;
+  return false;
 }
 
 /// Ops that only carry other ops or values; converting them alone would

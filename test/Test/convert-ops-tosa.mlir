@@ -199,3 +199,20 @@ func.func @non_data_operands(%cond: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<
   %2 = tosa.gather %v, %idx : (tensor<1x10x4xf32>, tensor<1x3xi32>) -> tensor<1x3x4xf32>
   return %1, %2 : tensor<4xf32>, tensor<1x3x4xf32>
 }
+
+// -----
+
+// tosa.cast keeps its types: converting it would change its result.
+// CHECK-LABEL: func.func @cast_untouched
+// CHECK-NOT: truncf
+// CHECK: tosa.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xi32>
+// BF16-LABEL: func.func @cast_untouched
+// BF16-NOT: truncf
+// BF16: tosa.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xi32>
+// ALL-LABEL: func.func @cast_untouched
+// ALL-NOT: truncf
+// ALL: tosa.cast %{{.+}} : (tensor<4xf32>) -> tensor<4xi32>
+func.func @cast_untouched(%a: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = tosa.cast %a : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

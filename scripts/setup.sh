@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs what amp needs (Debian packages), configures and builds it, and
+# runs amp on a bundled example. Safe to run again: it installs only what is
+# missing and rebuilds incrementally.
+#
+#   ./scripts/setup.sh            # install + build + example
+#   BUILD_DIR=out ./scripts/setup.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+PACKAGES=(
+  # Build
+  cmake ninja-build g++
+  # LLVM/MLIR 22: headers, libMLIR.so/libLLVM.so, mlir-opt, mlir-runner,
+  # FileCheck, lit and not
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # Vulkan on the CPU (lavapipe) and SPIR-V validation
+  libvulkan-dev mesa-vulkan-drivers spirv-tools
+  # Python side (tests, tools, benchmarks)
+  python3 python3-numpy
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: not root and no sudo; install these packages by hand: ${PACKAGES[*]}" >&2
+  fi
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all Debian packages present"
+fi
+
+# The CUDA Toolkit is optional: CMake looks for ptxas and reports what it found.
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit"
+fi
+cmake --build "$BUILD_DIR"
+
+echo
+echo "setup: amp is built. What amp's models say about examples/mlp.mlir:"
+"$BUILD_DIR/bin/amp-opt" "$ROOT/examples/mlp.mlir" --amp-test-print-policy -o /dev/null \
+  | grep -v -E '^(arith|math|linalg\.yield)'
