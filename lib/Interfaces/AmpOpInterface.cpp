@@ -73,10 +73,10 @@ Type mlir::amp::withFloatElementType(Type type, FloatType elementType) {
 bool mlir::amp::canCreateFloatCast(Type from, Type to) {
   if (from == to)
     return true;
-  // arith casts apply elementwise to scalars, vectors and tensors only.
+  // arith casts apply elementwise to scalars, vectors and ranked tensors
+  // only.
   auto isCastable = [](Type t) {
-    return isa<FloatType>(t) || (isa<VectorType, RankedTensorType,
-                                     UnrankedTensorType>(t) &&
+    return isa<FloatType>(t) || (isa<VectorType, RankedTensorType>(t) &&
                                  isa<FloatType>(getElementTypeOrSelf(t)));
   };
   if (!isCastable(from) || !isCastable(to))
@@ -278,6 +278,13 @@ mlir::amp::convertByRetypingWith(RewriterBase &rewriter, Operation *op,
       return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
         diag << "cannot cast operand of type " << operand.getType() << " to "
              << type;
+      });
+  // A result whose type changes must be castable back for its users.
+  for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
+    if (!canCreateFloatCast(type, result.getType()))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "no cast reconciles a result of type " << type
+             << " with its users of type " << result.getType();
       });
   SmallVector<NamedAttribute> newAttrs;
   bool attrsChanged = false;

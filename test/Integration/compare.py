@@ -107,16 +107,18 @@ def main():
             if not (math.isfinite(r) and math.isfinite(x)):
                 same = (math.isnan(r) and math.isnan(x)) or r == x
                 if not same:
-                    problems.append("memref %d element %d: %r vs %r"
-                                    % (m, i, x, r))
+                    problems.append("memref %d element %d: reference %r, "
+                                    "result %r" % (m, i, r, x))
                 continue
             err = abs(x - r)
+            where = "memref %d element %d (reference %r, result %r)" % (
+                m, i, r, x)
             if err > max_abs:
-                max_abs, worst_abs = err, (m, i, r, x)
+                max_abs, worst_abs = err, where
             if abs(r) >= floor and r != 0.0:
                 rel = err / abs(r)
                 if rel > max_rel:
-                    max_rel, worst_rel = rel, (m, i, r, x)
+                    max_rel, worst_rel = rel, where
 
     if max_abs > args.atol:
         problems.append("max_abs_err %.3e > atol %.3e at %s"

@@ -1,0 +1,75 @@
+//===- Policy.h - User precision policy: options and policy files -*- C++ -*-===//
+//
+// What a user states outside the IR about which ops run in low precision:
+// op-name lists given as pass options, and rules read from a policy file
+// (JSON or YAML) with conditions on reduction size, shapes and attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_POLICY_H
+#define AMP_ANALYSIS_POLICY_H
+
+#include "amp/Dialect/Amp/Amp.h"
+#include "amp/Interfaces/AmpOpInterface.h"
+
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace amp {
+
+/// How contractions, reductions and pools accumulate.
+enum class AccumulateMode { F32, Low };
+
+/// One rule of a policy file.
+struct PolicyRule {
+  /// Op name, `dialect.*`, or `*`.
+  std::string opPattern;
+  /// What the rule sets; either may be absent.
+  std::optional<Policy> policy;
+  std::optional<AccumulateMode> accumulate;
+  /// Conditions; all must hold.
+  std::optional<int64_t> minReductionSize, maxReductionSize;
+  std::optional<int64_t> minElements, maxElements;
+  std::string hasAttribute;
+  /// Where the rule was written (file:line:col), for reports.
+  Location loc;
+  std::string description;
+
+  bool matches(Operation *op) const;
+};
+
+/// The user's policy: option lists first, then policy-file rules in order.
+class PolicyTable {
+public:
+  /// Adds names from the allow/follow/never options.
+  void addOpList(ArrayRef<std::string> names, Policy policy);
+  /// Reads rules from `path` (JSON or YAML). On failure returns a message
+  /// that starts with `path:line:col:`.
+  LogicalResult loadFile(MLIRContext *ctx, StringRef path,
+                         std::string &errorMessage);
+
+  /// The policy the options or the file state for `op`, with a description
+  /// of where it came from ("option never=math.exp", "file.json:3:5").
+  std::optional<std::pair<Policy, std::string>> lookupPolicy(Operation *op) const;
+  /// The accumulation mode the file states for `op`.
+  std::optional<AccumulateMode> lookupAccumulate(Operation *op) const;
+
+  /// Op names in the option lists, to warn about names no registered op has.
+  std::vector<std::string> listedOpNames() const;
+
+  bool empty() const { return optionPolicies.empty() && rules.empty(); }
+
+private:
+  llvm::StringMap<Policy> optionPolicies;
+  std::vector<PolicyRule> rules;
+};
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_ANALYSIS_POLICY_H

@@ -1,0 +1,98 @@
+//===- Passes.td - amp's transformation passes -------------*- tablegen -*-===//
+
+#ifndef AMP_TRANSFORMS_PASSES_TD
+#define AMP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MixedPrecision : Pass<"mixed-precision"> {
+  let summary = "Convert an f32 program to mixed f16/bf16 precision";
+  let description = [{
+    Decides, op by op, what may run in a low-precision type (f16 or bf16)
+    and what must stay f32, then rewrites the types and places the casts.
+
+    The pass runs on a function (any `FunctionOpInterface` op, so it nests
+    as `builtin.module(func.func(mixed-precision))` and runs on `gpu.module`
+    functions too) or on an op with a symbol table, usually the module, where
+    private functions, their calls and returns are converted together.
+
+    Every op gets a category, from the first of:
+    1. an `amp.precision` attribute on the op (`#amp.precision<policy = ...>`);
+    2. the `amp.scope` attribute of the nearest enclosing op stating one;
+    3. the `never`, `follow` and `allow` options, then the policy file;
+    4. the op's AmpOpInterface model;
+    5. its traits (an op without a model: see `missing-op`).
+
+    `allow` ops run low, keeping contractions' accumulators in the accumulate
+    type and casting their results to the low type; `never` ops stay f32; a
+    `follow` op runs low when its floating-point inputs are low. Sums,
+    means and pools that can keep a wide accumulator read low inputs and
+    accumulate in f32 (below `accumulate-min-size` elements they accumulate
+    low). Values tied through control flow (scf iter_args, yields and
+    results, cf block arguments, private calls) get one type. Integer, index
+    and i1 values are never touched; f64 and already-low values are left
+    alone.
+
+    Before:
+    ```mlir
+    func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+      %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)
+                         outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+      %1 = math.exp %0 : tensor<4x4xf32>
+      return %1 : tensor<4x4xf32>
+    }
+    ```
+    After `mixed-precision{precision=f16}`:
+    ```mlir
+    %a16 = arith.truncf %a : tensor<4x8xf32> to tensor<4x8xf16>
+    %b16 = arith.truncf %b : tensor<8x4xf32> to tensor<8x4xf16>
+    %0 = linalg.matmul ins(%a16, %b16 : tensor<4x8xf16>, tensor<8x4xf16>)
+                       outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %1 = math.exp %0 : tensor<4x4xf32>
+    ```
+    (the matmul's f32 result is used in f32 by exp, so no cast is placed.)
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type: f16 or bf16">,
+    Option<"accumulate", "accumulate", "std::string", /*default=*/"\"f32\"",
+           "Accumulator type of contractions, reductions and pools: f32 or "
+           "low (the low-precision type)">,
+    Option<"accumulateMinSize", "accumulate-min-size", "int64_t",
+           /*default=*/"0",
+           "With accumulate=f32, reductions over fewer elements than this "
+           "accumulate in the low type (0: always f32)">,
+    Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
+           "Keep public functions' signatures f32 (cast at entry and exit); "
+           "when false their signatures become low precision too">,
+    ListOption<"allowOps", "allow", "std::string",
+               "Op names that run low (overrides the models)">,
+    ListOption<"followOps", "follow", "std::string",
+               "Op names that follow their inputs (overrides the models)">,
+    ListOption<"neverOps", "never", "std::string",
+               "Op names that stay f32 (overrides the models)">,
+    Option<"policyFile", "policy-file", "std::string", /*default=*/"\"\"",
+           "JSON file of per-op rules (see docs/Policies.md)">,
+    Option<"missingOp", "missing-op", "std::string", /*default=*/"\"never\"",
+           "Ops without a model whose traits do not decide: follow, never, "
+           "warn (never, and report each op name with its count) or error">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark with each op's decision and its reason">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of every op's decision to this file "
+           "('-' for stdout)">,
+  ];
+  let statistics = [
+    Statistic<"numAllow", "ops-low", "Ops computing in low precision">,
+    Statistic<"numKeep", "ops-f32", "Ops kept in f32">,
+    Statistic<"numWideAccumulate", "ops-wide-accumulator",
+              "Reductions reading low inputs with an f32 accumulator">,
+    Statistic<"numCasts", "casts-inserted", "Casts inserted">,
+    Statistic<"numConstantBytesSaved", "constant-bytes-saved",
+              "Bytes saved by converting constants at compile time">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // AMP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,339 @@
+//===- Policy.cpp - User precision policy: options and policy files -------===//
+
+#include "amp/Analysis/Policy.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+static bool matchesPattern(StringRef pattern, StringRef opName) {
+  if (pattern == "*")
+    return true;
+  if (pattern.ends_with(".*"))
+    return opName.starts_with(pattern.drop_back(1));
+  return pattern == opName;
+}
+
+/// The largest element count among the op's shaped operands and results.
+static int64_t largestElementCount(Operation *op) {
+  int64_t largest = 0;
+  auto visit = [&](Type t) {
+    if (auto shaped = dyn_cast<ShapedType>(t))
+      if (shaped.hasStaticShape())
+        largest = std::max(largest, shaped.getNumElements());
+  };
+  llvm::for_each(op->getOperandTypes(), visit);
+  llvm::for_each(op->getResultTypes(), visit);
+  return largest;
+}
+
+bool PolicyRule::matches(Operation *op) const {
+  if (!matchesPattern(opPattern, op->getName().getStringRef()))
+    return false;
+  if (minReductionSize || maxReductionSize) {
+    std::optional<AccumulationInfo> acc = getAccumulation(op);
+    // An unknown size satisfies a lower bound (it may be long) and fails an
+    // upper bound.
+    if (!acc)
+      return false;
+    bool dynamic = ShapedType::isDynamic(acc->reductionSize);
+    if (minReductionSize && !dynamic && acc->reductionSize < *minReductionSize)
+      return false;
+    if (maxReductionSize && (dynamic || acc->reductionSize > *maxReductionSize))
+      return false;
+  }
+  if (minElements || maxElements) {
+    int64_t n = largestElementCount(op);
+    if (minElements && n < *minElements)
+      return false;
+    if (maxElements && n > *maxElements)
+      return false;
+  }
+  if (!hasAttribute.empty() && !op->hasAttr(hasAttribute))
+    return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// PolicyTable
+//===----------------------------------------------------------------------===//
+
+void PolicyTable::addOpList(ArrayRef<std::string> names, Policy policy) {
+  for (const std::string &name : names)
+    optionPolicies[name] = policy;
+}
+
+std::vector<std::string> PolicyTable::listedOpNames() const {
+  std::vector<std::string> names;
+  for (const auto &entry : optionPolicies)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+std::optional<std::pair<Policy, std::string>>
+PolicyTable::lookupPolicy(Operation *op) const {
+  StringRef name = op->getName().getStringRef();
+  auto it = optionPolicies.find(name);
+  if (it != optionPolicies.end())
+    return std::make_pair(it->second, ("option " + stringifyPolicy(it->second) +
+                                       "=" + name)
+                                          .str());
+  for (const PolicyRule &rule : rules)
+    if (rule.policy && rule.matches(op))
+      return std::make_pair(*rule.policy, rule.description);
+  return std::nullopt;
+}
+
+std::optional<AccumulateMode>
+PolicyTable::lookupAccumulate(Operation *op) const {
+  for (const PolicyRule &rule : rules)
+    if (rule.accumulate && rule.matches(op))
+      return rule.accumulate;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Policy files
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads a policy file through LLVM's YAML parser, which also reads JSON,
+/// and reports every error with its file:line:col.
+class PolicyFileReader {
+public:
+  PolicyFileReader(MLIRContext *ctx, StringRef path, llvm::SourceMgr &sm)
+      : ctx(ctx), path(path), sm(sm) {}
+
+  LogicalResult read(std::vector<PolicyRule> &rules);
+  std::string error;
+
+private:
+  LogicalResult fail(llvm::yaml::Node *node, const Twine &msg) {
+    return fail(node ? node->getSourceRange().Start : SMLoc(), msg);
+  }
+  LogicalResult fail(SMLoc loc, const Twine &msg) {
+    if (!error.empty())
+      return failure();
+    auto [line, col] = loc.isValid() ? sm.getLineAndColumn(loc)
+                                     : std::pair<unsigned, unsigned>(0, 0);
+    error = (path + ":" + Twine(line) + ":" + Twine(col) + ": " + msg).str();
+    return failure();
+  }
+  Location locOf(llvm::yaml::Node *node) {
+    auto [line, col] = sm.getLineAndColumn(node->getSourceRange().Start);
+    return FileLineColLoc::get(ctx, path, line, col);
+  }
+  FailureOr<std::string> scalar(llvm::yaml::Node *node, StringRef what);
+  FailureOr<int64_t> integer(llvm::yaml::Node *node, StringRef what);
+  LogicalResult readRule(llvm::yaml::Node *node, PolicyRule &rule);
+  LogicalResult readConditions(llvm::yaml::Node *node, PolicyRule &rule);
+
+  MLIRContext *ctx;
+  StringRef path;
+  llvm::SourceMgr &sm;
+};
+
+} // namespace
+
+FailureOr<std::string> PolicyFileReader::scalar(llvm::yaml::Node *node,
+                                                StringRef what) {
+  auto *s = dyn_cast_if_present<llvm::yaml::ScalarNode>(node);
+  if (!s)
+    return fail(node, "expected a string for " + what);
+  SmallString<32> storage;
+  return s->getValue(storage).str();
+}
+
+FailureOr<int64_t> PolicyFileReader::integer(llvm::yaml::Node *node,
+                                             StringRef what) {
+  FailureOr<std::string> text = scalar(node, what);
+  if (failed(text))
+    return failure();
+  int64_t value;
+  if (StringRef(*text).getAsInteger(10, value) || value < 0)
+    return fail(node, "expected a non-negative integer for " + what +
+                          ", got '" + *text + "'");
+  return value;
+}
+
+LogicalResult PolicyFileReader::readConditions(llvm::yaml::Node *node,
+                                               PolicyRule &rule) {
+  auto *map = dyn_cast_if_present<llvm::yaml::MappingNode>(node);
+  if (!map)
+    return fail(node, "'when' must be a mapping of conditions");
+  for (llvm::yaml::KeyValueNode &kv : *map) {
+    FailureOr<std::string> key = scalar(kv.getKey(), "a condition name");
+    if (failed(key))
+      return failure();
+    llvm::yaml::Node *value = kv.getValue();
+    std::optional<int64_t> *bound =
+        llvm::StringSwitch<std::optional<int64_t> *>(*key)
+            .Case("min-reduction-size", &rule.minReductionSize)
+            .Case("max-reduction-size", &rule.maxReductionSize)
+            .Case("min-elements", &rule.minElements)
+            .Case("max-elements", &rule.maxElements)
+            .Default(nullptr);
+    if (bound) {
+      FailureOr<int64_t> v = integer(value, "'" + *key + "'");
+      if (failed(v))
+        return failure();
+      *bound = *v;
+      continue;
+    }
+    if (*key == "has-attribute") {
+      FailureOr<std::string> v = scalar(value, "'has-attribute'");
+      if (failed(v))
+        return failure();
+      rule.hasAttribute = *v;
+      continue;
+    }
+    return fail(kv.getKey(),
+                "unknown condition '" + *key +
+                    "'; expected min-reduction-size, max-reduction-size, "
+                    "min-elements, max-elements or has-attribute");
+  }
+  return success();
+}
+
+LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
+                                         PolicyRule &rule) {
+  auto *map = dyn_cast_if_present<llvm::yaml::MappingNode>(node);
+  if (!map)
+    return fail(node, "a rule must be a mapping with 'op' and 'policy' or "
+                      "'accumulate'");
+  rule.loc = locOf(node);
+  auto [line, col] = sm.getLineAndColumn(node->getSourceRange().Start);
+  rule.description = (path + ":" + Twine(line) + ":" + Twine(col)).str();
+  bool hasOp = false;
+  for (llvm::yaml::KeyValueNode &kv : *map) {
+    FailureOr<std::string> key = scalar(kv.getKey(), "a rule key");
+    if (failed(key))
+      return failure();
+    llvm::yaml::Node *value = kv.getValue();
+    if (*key == "op") {
+      FailureOr<std::string> v = scalar(value, "'op'");
+      if (failed(v))
+        return failure();
+      rule.opPattern = *v;
+      hasOp = true;
+    } else if (*key == "policy") {
+      FailureOr<std::string> v = scalar(value, "'policy'");
+      if (failed(v))
+        return failure();
+      rule.policy = symbolizePolicy(*v);
+      if (!rule.policy)
+        return fail(value, "unknown policy '" + *v +
+                               "'; expected allow, follow or never");
+    } else if (*key == "accumulate") {
+      FailureOr<std::string> v = scalar(value, "'accumulate'");
+      if (failed(v))
+        return failure();
+      if (*v == "f32")
+        rule.accumulate = AccumulateMode::F32;
+      else if (*v == "low")
+        rule.accumulate = AccumulateMode::Low;
+      else
+        return fail(value, "unknown accumulate '" + *v +
+                               "'; expected f32 or low");
+    } else if (*key == "when") {
+      if (failed(readConditions(value, rule)))
+        return failure();
+    } else {
+      return fail(kv.getKey(), "unknown rule key '" + *key +
+                                   "'; expected op, policy, accumulate or "
+                                   "when");
+    }
+  }
+  if (!hasOp)
+    return fail(node, "a rule needs an 'op' (an op name, 'dialect.*' or '*')");
+  if (!rule.policy && !rule.accumulate)
+    return fail(node, "a rule must set 'policy' or 'accumulate'");
+  return success();
+}
+
+LogicalResult PolicyFileReader::read(std::vector<PolicyRule> &rules) {
+  const llvm::MemoryBuffer *buffer = sm.getMemoryBuffer(sm.getMainFileID());
+  llvm::yaml::Stream stream(buffer->getMemBufferRef(), sm,
+                            /*ShowColors=*/false);
+  llvm::yaml::document_iterator doc = stream.begin();
+  if (doc == stream.end())
+    return fail(SMLoc::getFromPointer(buffer->getBufferStart()),
+                "empty policy file");
+  llvm::yaml::Node *root = doc->getRoot();
+  if (!error.empty() || stream.failed())
+    return failure();
+  auto *map = dyn_cast_if_present<llvm::yaml::MappingNode>(root);
+  if (!map)
+    return fail(root, "a policy file is a mapping with a 'rules' list");
+  bool sawRules = false;
+  for (llvm::yaml::KeyValueNode &kv : *map) {
+    FailureOr<std::string> key = scalar(kv.getKey(), "a top-level key");
+    if (failed(key))
+      return failure();
+    if (*key != "rules")
+      return fail(kv.getKey(), "unknown key '" + *key + "'; expected 'rules'");
+    auto *seq = dyn_cast_if_present<llvm::yaml::SequenceNode>(kv.getValue());
+    if (!seq)
+      return fail(kv.getValue(), "'rules' must be a list");
+    sawRules = true;
+    for (llvm::yaml::Node &ruleNode : *seq) {
+      PolicyRule rule{/*opPattern=*/"", std::nullopt, std::nullopt,
+                      std::nullopt, std::nullopt, std::nullopt,
+                      std::nullopt, "", UnknownLoc::get(ctx), ""};
+      if (failed(readRule(&ruleNode, rule)))
+        return failure();
+      rules.push_back(std::move(rule));
+    }
+  }
+  if (!error.empty() || stream.failed())
+    return failure();
+  if (!sawRules)
+    return fail(root, "a policy file needs a 'rules' list");
+  return success();
+}
+
+LogicalResult PolicyTable::loadFile(MLIRContext *ctx, StringRef path,
+                                    std::string &errorMessage) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    errorMessage = (path + ": cannot read policy file: " +
+                    buffer.getError().message())
+                       .str();
+    return failure();
+  }
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+  PolicyFileReader reader(ctx, path, sm);
+  // Syntax errors come from the YAML scanner through the SourceMgr.
+  sm.setDiagHandler(
+      [](const llvm::SMDiagnostic &diag, void *context) {
+        auto *r = static_cast<PolicyFileReader *>(context);
+        if (r->error.empty())
+          r->error = (diag.getFilename() + ":" + Twine(diag.getLineNo()) + ":" +
+                      Twine(diag.getColumnNo() + 1) + ": " + diag.getMessage())
+                         .str();
+      },
+      &reader);
+  std::vector<PolicyRule> newRules;
+  if (failed(reader.read(newRules))) {
+    errorMessage = reader.error.empty()
+                       ? (path + ": malformed policy file").str()
+                       : reader.error;
+    return failure();
+  }
+  llvm::append_range(rules, std::move(newRules));
+  return success();
+}
