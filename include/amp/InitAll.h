@@ -6,6 +6,7 @@
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Test/TestPasses.h"
+#include "amp/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -19,7 +20,10 @@ inline void registerAllDialects(DialectRegistry &registry) {
 }
 
 /// Every amp pass, including the test passes that expose the models.
-inline void registerAllPasses() { registerAmpTestPasses(); }
+inline void registerAllPasses() {
+  registerAmpPasses();
+  registerAmpTestPasses();
+}
 
 } // namespace amp
 } // namespace mlir

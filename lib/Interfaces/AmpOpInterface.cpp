@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -98,6 +99,13 @@ Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
     return {};
   auto fromElt = cast<FloatType>(getElementTypeOrSelf(from));
   auto toElt = cast<FloatType>(getElementTypeOrSelf(type));
+  // A constant is converted at compile time, never cast at run time.
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    if (FailureOr<Attribute> converted = convertFloatAttr(constant, toElt);
+        succeeded(converted))
+      return arith::ConstantOp::create(builder, loc,
+                                       cast<TypedAttr>(*converted));
   if (fromElt.getWidth() < toElt.getWidth())
     return arith::ExtFOp::create(builder, loc, type, value);
   if (fromElt.getWidth() > toElt.getWidth())
@@ -135,15 +143,26 @@ void mlir::amp::eraseUnusedCasts(RewriterBase &rewriter, ValueRange values) {
       }
 }
 
-/// Converts one value, reporting overflow of a finite value as failure.
-static FailureOr<APFloat> convertAPFloat(APFloat value, FloatType type) {
+/// Converts one value, reporting overflow of a finite value as failure and
+/// counting nonzero values that flush to zero.
+static FailureOr<APFloat> convertAPFloat(APFloat value, FloatType type,
+                                         unsigned &nonzero, unsigned &flushed) {
   bool wasFinite = value.isFinite();
+  bool wasNonzero = !value.isZero();
   bool losesInfo = false;
   value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
                 &losesInfo);
   if (wasFinite && !value.isFinite())
     return failure();
+  nonzero += wasNonzero;
+  flushed += wasNonzero && value.isZero();
   return value;
+}
+
+/// Most nonzero values lost to underflow: the constant would mean something
+/// else in the low type.
+static bool mostlyFlushed(unsigned nonzero, unsigned flushed) {
+  return flushed > 0 && 2 * flushed > nonzero;
 }
 
 FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
@@ -151,8 +170,10 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
   if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
     if (floatAttr.getType() == elementType)
       return attr;
-    FailureOr<APFloat> v = convertAPFloat(floatAttr.getValue(), elementType);
-    if (failed(v))
+    unsigned nonzero = 0, flushed = 0;
+    FailureOr<APFloat> v =
+        convertAPFloat(floatAttr.getValue(), elementType, nonzero, flushed);
+    if (failed(v) || mostlyFlushed(nonzero, flushed))
       return failure();
     return Attribute(FloatAttr::get(elementType, *v));
   }
@@ -160,16 +181,18 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
     if (dense.getElementType() == elementType)
       return attr;
     bool overflow = false;
+    unsigned nonzero = 0, flushed = 0;
     DenseElementsAttr converted =
         dense.mapValues(elementType, [&](const APFloat &value) {
-          FailureOr<APFloat> v = convertAPFloat(value, elementType);
+          FailureOr<APFloat> v =
+              convertAPFloat(value, elementType, nonzero, flushed);
           if (failed(v)) {
             overflow = true;
             return APInt(elementType.getWidth(), 0);
           }
           return v->bitcastToAPInt();
         });
-    if (overflow)
+    if (overflow || mostlyFlushed(nonzero, flushed))
       return failure();
     return Attribute(converted);
   }

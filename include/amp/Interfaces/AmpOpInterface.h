@@ -120,7 +120,8 @@ bool canCreateFloatCast(Type from, Type to);
 
 /// Converts a floating-point attribute (FloatAttr, dense or splat elements)
 /// to `elementType`. Fails when a finite value overflows the type, so that a
-/// constant is never silently clamped to infinity.
+/// constant is never silently clamped to infinity, and when most of its
+/// nonzero values would flush to zero.
 FailureOr<Attribute> convertFloatAttr(Attribute attr, FloatType elementType);
 
 /// Converts `op` by retyping, as the default does, but with data operands

@@ -1,0 +1,112 @@
+//===- PrecisionAssignment.h - Who runs in which precision ------*- C++ -*-===//
+//
+// The whole-program analysis of the mixed-precision pass: before anything is
+// rewritten, it decides for every op whether it computes in the low type, in
+// f32, or reads low inputs into an f32 accumulator, and for every f32 value
+// which type it will have. Values tied through control flow share one type.
+// Every decision keeps its reason: this is the one place that answers "why
+// did this op stay f32?".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_PRECISIONASSIGNMENT_H
+#define AMP_ANALYSIS_PRECISIONASSIGNMENT_H
+
+#include "amp/Analysis/Policy.h"
+#include "amp/Interfaces/AmpOpInterface.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+namespace amp {
+
+/// Ops without a model whose traits say nothing safe about them.
+enum class MissingOpMode { Follow, Never, Warn, Error };
+
+struct AssignmentOptions {
+  FloatType lowType;
+  AccumulateMode accumulate = AccumulateMode::F32;
+  /// With AccumulateMode::F32: shorter reductions accumulate low.
+  int64_t accumulateMinSize = 0;
+  bool keepIOTypes = true;
+  MissingOpMode missingOp = MissingOpMode::Never;
+  const PolicyTable *policy = nullptr;
+};
+
+/// How an op runs after conversion.
+enum class ComputeMode {
+  /// Computes in its low type; accumulators in its accumulate type.
+  Low,
+  /// Reads low inputs and accumulates (and returns) in f32: sums, means and
+  /// pools that can keep a wide accumulator.
+  WideAccumulator,
+  /// Stays f32; low operands are extended for it.
+  F32,
+  /// Carries values (control flow, calls, returns): takes the types of the
+  /// values it is tied to.
+  Carrier,
+  /// A float constant: materialised in the type each group of users needs.
+  Constant,
+  /// Has no float data amp changes.
+  Untouched,
+};
+
+StringRef stringifyComputeMode(ComputeMode mode);
+
+/// The decision for one op, with where it came from and why.
+struct OpDecision {
+  Policy category = Policy::Follow;
+  /// "amp.precision", "amp.scope", "option", a policy-file location,
+  /// "model", "traits" or "missing-op".
+  std::string source;
+  std::string reason;
+  ComputeMode mode = ComputeMode::Untouched;
+  FloatType lowType;
+  /// The accumulator type for ops that accumulate.
+  FloatType accType;
+};
+
+/// The result of the analysis.
+class PrecisionAssignment {
+public:
+  PrecisionAssignment();
+  ~PrecisionAssignment();
+  PrecisionAssignment(PrecisionAssignment &&);
+  PrecisionAssignment &operator=(PrecisionAssignment &&);
+
+  /// Analyses every function in `root` (or `root` itself if it is a
+  /// function). `changeSignatures` says whether function signatures and the
+  /// calls to them may change (the pass runs on a symbol table). Fails, with
+  /// diagnostics emitted, on missing-op=error.
+  static FailureOr<PrecisionAssignment>
+  analyze(Operation *root, const AssignmentOptions &options,
+          bool changeSignatures);
+
+  /// The decision for `op`, or null for ops the analysis did not visit
+  /// (those inside a body its owner converts).
+  const OpDecision *lookup(Operation *op) const;
+  OpDecision *lookup(Operation *op);
+  /// True if `value` is an f32 value the analysis assigned a type to.
+  bool isTracked(Value value) const;
+  /// The type `value` gets: its low variant or its f32 type. Unchanged for
+  /// untracked values.
+  Type getAssignedType(Value value) const;
+  /// Functions whose signatures change (their arguments and results take
+  /// their assigned types).
+  bool signatureChanges(Operation *function) const;
+  /// Visited ops in program order.
+  ArrayRef<Operation *> getOps() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_ANALYSIS_PRECISIONASSIGNMENT_H

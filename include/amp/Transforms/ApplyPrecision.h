@@ -1,0 +1,43 @@
+//===- ApplyPrecision.h - Rewrite a program to its assigned precision -*- C++ -*-===//
+//
+// The rewrite half of mixed precision: given a PrecisionAssignment, changes
+// the types of values and ops and places the casts. Public so that other
+// pipelines can run amp's analysis and rewrite with their own options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRANSFORMS_APPLYPRECISION_H
+#define AMP_TRANSFORMS_APPLYPRECISION_H
+
+#include "amp/Analysis/PrecisionAssignment.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace amp {
+
+struct PrecisionRewriteStats {
+  unsigned lowOps = 0;
+  unsigned f32Ops = 0;
+  unsigned wideAccumulatorOps = 0;
+  /// Casts the rewrite created (net of the ones cleanup removed).
+  int64_t castsInserted = 0;
+  /// Bytes saved by materialising constants in the low type.
+  int64_t constantBytesSaved = 0;
+};
+
+/// Rewrites every function in `root` to the types `assignment` gives. An op
+/// whose model declines the rewrite stays f32 (its decision is updated with
+/// the reason). Casts are created once per value and type, right after the
+/// value's definition; constants are converted at compile time instead of
+/// cast.
+void applyPrecisionAssignment(Operation *root, PrecisionAssignment &assignment,
+                              PrecisionRewriteStats &stats);
+
+/// Exact cast folds amp relies on after a rewrite: truncf(extf(x)) -> x when
+/// the types match, and casts with no uses erased.
+void populateAmpExactCastFoldingPatterns(RewritePatternSet &patterns);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TRANSFORMS_APPLYPRECISION_H

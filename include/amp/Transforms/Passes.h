@@ -1,0 +1,20 @@
+//===- Passes.h - amp's transformation passes -------------------*- C++ -*-===//
+
+#ifndef AMP_TRANSFORMS_PASSES_H
+#define AMP_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace amp {
+
+#define GEN_PASS_DECL
+#include "amp/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "amp/Transforms/Passes.h.inc"
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TRANSFORMS_PASSES_H

@@ -1,0 +1,752 @@
+//===- PrecisionAssignment.cpp - Who runs in which precision --------------===//
+//
+// The analysis runs in four steps over the ops of every function (ops inside
+// bodies that their owner converts, like a linalg.generic's, are not visited
+// on their own):
+//
+//  1. Tie values that must share a type into groups (union-find): region
+//     branch operands and inputs, branch operands and block arguments, and,
+//     when signatures may change, call operands/results with the callee's
+//     arguments/returns.
+//  2. Decide each op's category from the precedence chain (attribute on the
+//     op > enclosing scope > options > policy file > model > traits), and
+//     whether it can run low at all (target, operand kinds, constants and
+//     attributes that the low type cannot hold).
+//  3. Propagate group states forward (Free < Low < F32): allow ops produce low
+//     values, never ops f32 values, follow ops the join of their inputs.
+//  4. Give groups with no producer that decides (constants, tensor.empty,
+//     fills) the type their users want, propagate once more, and fix the
+//     follow ops: low iff every input and result is low.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/PrecisionAssignment.h"
+#include "amp/Interfaces/TargetCapabilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+StringRef mlir::amp::stringifyComputeMode(ComputeMode mode) {
+  switch (mode) {
+  case ComputeMode::Low:
+    return "low";
+  case ComputeMode::WideAccumulator:
+    return "wide-accumulator";
+  case ComputeMode::F32:
+    return "f32";
+  case ComputeMode::Carrier:
+    return "carrier";
+  case ComputeMode::Constant:
+    return "constant";
+  case ComputeMode::Untouched:
+    return "untouched";
+  }
+  llvm_unreachable("unknown compute mode");
+}
+
+namespace {
+
+/// An f32 value amp can retype and cast: a scalar, vector or ranked tensor.
+bool isTrackableType(Type type) {
+  if (type.isF32())
+    return true;
+  if (isa<VectorType, RankedTensorType>(type))
+    return cast<ShapedType>(type).getElementType().isF32();
+  return false;
+}
+
+/// A group's state; the order is the lattice order.
+enum class State : uint8_t { Free, Low, F32 };
+
+struct GroupState {
+  State state = State::Free;
+  FloatType low;
+};
+
+GroupState join(GroupState a, GroupState b) {
+  if (a.state == State::Free)
+    return b;
+  if (b.state == State::Free)
+    return a;
+  if (a.state == State::F32 || b.state == State::F32 || a.low != b.low)
+    return {State::F32, {}};
+  return a;
+}
+
+bool isCarrier(Operation *op) {
+  return isa<RegionBranchOpInterface, BranchOpInterface,
+             RegionBranchTerminatorOpInterface, CallOpInterface>(op) ||
+         (op->hasTrait<OpTrait::ReturnLike>() &&
+          isa_and_present<FunctionOpInterface>(op->getParentOp()));
+}
+
+} // namespace
+
+struct PrecisionAssignment::Impl {
+  const AssignmentOptions *options = nullptr;
+  MLIRContext *ctx = nullptr;
+
+  // Union-find over tracked values.
+  DenseMap<Value, unsigned> valueIds;
+  SmallVector<unsigned> parent;
+  SmallVector<GroupState> states;
+
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, OpDecision> decisions;
+  DenseSet<Operation *> followOps;
+  DenseSet<Operation *> changingFunctions;
+  /// Values whose group must be f32 (fixed signatures, casts' results).
+  SmallVector<Value> f32Sources;
+  SmallVector<Value> f32Sinks;
+  /// Ops without a model that fell to missing-op, by name.
+  llvm::MapVector<StringRef, unsigned> missingOps;
+
+  unsigned find(unsigned i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  }
+  void track(Value v) {
+    if (!isTrackableType(v.getType()) || valueIds.count(v))
+      return;
+    valueIds[v] = parent.size();
+    parent.push_back(parent.size());
+    states.emplace_back();
+  }
+  std::optional<unsigned> group(Value v) {
+    auto it = valueIds.find(v);
+    if (it == valueIds.end())
+      return std::nullopt;
+    return find(it->second);
+  }
+  void unite(Value a, Value b) {
+    std::optional<unsigned> ga = group(a), gb = group(b);
+    if (ga && gb && *ga != *gb)
+      parent[*ga] = *gb;
+  }
+  /// Joins `s` into `v`'s group; returns true on change.
+  bool contribute(Value v, GroupState s) {
+    std::optional<unsigned> g = group(v);
+    if (!g)
+      return false;
+    GroupState joined = join(states[*g], s);
+    if (joined.state == states[*g].state && joined.low == states[*g].low)
+      return false;
+    states[*g] = joined;
+    return true;
+  }
+  GroupState stateOf(Value v) {
+    std::optional<unsigned> g = group(v);
+    return g ? states[*g] : GroupState{State::F32, {}};
+  }
+
+  /// Constants, tensor.empty and fixed-signature arguments do not pull a
+  /// follow op to f32: a constant is converted at compile time, an empty
+  /// tensor is created in the type each user needs, an argument is cast once
+  /// at entry for every low user.
+  bool isConstantValue(Value v) {
+    if (entryCast.contains(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                   isa<tensor::EmptyOp>(def));
+  }
+  DenseSet<Value> entryCast;
+
+  void collect(Operation *root, bool changeSignatures);
+  void visitRegion(Region &region);
+  void tieControlFlow();
+  void tieCalls(ArrayRef<FunctionOpInterface> functions, Operation *root,
+                bool changeSignatures);
+  void decide(Operation *op);
+  bool propagate();
+  void resolveFreeGroups();
+  void finalizeFollowOps();
+};
+
+//===----------------------------------------------------------------------===//
+// Step 1: values and ties
+//===----------------------------------------------------------------------===//
+
+void PrecisionAssignment::Impl::visitRegion(Region &region) {
+  for (Block &block : region) {
+    for (BlockArgument arg : block.getArguments())
+      track(arg);
+    for (Operation &op : block) {
+      ops.push_back(&op);
+      for (Value r : op.getResults())
+        track(r);
+      // Control flow's regions are visited op by op; any other op converts
+      // its own body (linalg, tensor.pad) or keeps it (unknown ops). Values
+      // such a body captures from outside are used there as they are, so
+      // they keep their f32 type.
+      if (isa<RegionBranchOpInterface>(op)) {
+        for (Region &nested : op.getRegions())
+          visitRegion(nested);
+      } else if (op.getNumRegions()) {
+        op.walk([&](Operation *inner) {
+          if (inner == &op)
+            return;
+          for (Value v : inner->getOperands())
+            if (!op.isAncestor(v.getParentRegion()->getParentOp()))
+              f32Sources.push_back(v);
+        });
+      }
+    }
+  }
+}
+
+void PrecisionAssignment::Impl::tieControlFlow() {
+  for (Operation *op : ops) {
+    if (auto branch = dyn_cast<BranchOpInterface>(op)) {
+      for (unsigned i = 0, e = op->getNumSuccessors(); i < e; ++i) {
+        SuccessorOperands so = branch.getSuccessorOperands(i);
+        Block *dest = op->getSuccessor(i);
+        unsigned produced = so.getProducedOperandCount();
+        for (auto [k, v] : llvm::enumerate(so.getForwardedOperands()))
+          unite(v, dest->getArgument(produced + k));
+      }
+    }
+    auto regionBranch = dyn_cast<RegionBranchOpInterface>(op);
+    if (!regionBranch)
+      continue;
+    auto tieFrom = [&](RegionBranchPoint point) {
+      SmallVector<RegionSuccessor> successors;
+      regionBranch.getSuccessorRegions(point, successors);
+      for (RegionSuccessor &successor : successors)
+        for (auto [operand, input] :
+             llvm::zip(regionBranch.getSuccessorOperands(point, successor),
+                       successor.getSuccessorInputs()))
+          unite(operand, input);
+    };
+    tieFrom(RegionBranchPoint::parent());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (auto term = dyn_cast<RegionBranchTerminatorOpInterface>(
+                block.getTerminator()))
+          tieFrom(RegionBranchPoint(term));
+  }
+}
+
+/// Returns the return-like terminators of a function.
+static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody())
+    if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(&block.back());
+  return returns;
+}
+
+void PrecisionAssignment::Impl::tieCalls(
+    ArrayRef<FunctionOpInterface> functions, Operation *root,
+    bool changeSignatures) {
+  // Which signatures may change: functions with a body whose every use is a
+  // direct call inside the analysed ops, and that are private (or public
+  // with keep-io-types=false).
+  DenseSet<Operation *> analysed(ops.begin(), ops.end());
+  for (FunctionOpInterface func : functions) {
+    if (!changeSignatures || func.isExternal())
+      continue;
+    auto symbol = dyn_cast<SymbolOpInterface>(func.getOperation());
+    if (!symbol || (symbol.isPublic() && options->keepIOTypes))
+      continue;
+    bool onlyCalls = true;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(symbol, root)) {
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (!isa<CallOpInterface>(use.getUser()) ||
+            !analysed.contains(use.getUser()))
+          onlyCalls = false;
+    } else {
+      onlyCalls = false;
+    }
+    if (onlyCalls)
+      changingFunctions.insert(func);
+  }
+
+  SymbolTableCollection symbolTables;
+  for (FunctionOpInterface func : functions) {
+    if (func.isExternal())
+      continue;
+    bool changes = changingFunctions.contains(func);
+    SmallVector<Operation *> returns = getReturns(func);
+    for (BlockArgument arg : func.getArguments()) {
+      if (!changes) {
+        f32Sources.push_back(arg);
+        entryCast.insert(arg);
+      }
+      else if (!options->keepIOTypes &&
+               cast<SymbolOpInterface>(func.getOperation()).isPublic())
+        contribute(arg, {State::Low, options->lowType});
+    }
+    for (Operation *ret : returns)
+      for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+        if (!changes)
+          f32Sinks.push_back(v);
+        else if (ret != returns.front())
+          unite(v, returns.front()->getOperand(i));
+      }
+  }
+
+  for (Operation *op : ops) {
+    auto call = dyn_cast<CallOpInterface>(op);
+    if (!call)
+      continue;
+    auto callee = dyn_cast_if_present<FunctionOpInterface>(
+        call.resolveCallableInTable(&symbolTables));
+    if (!callee || !changingFunctions.contains(callee)) {
+      for (Value v : call.getArgOperands())
+        f32Sinks.push_back(v);
+      for (Value r : op->getResults())
+        f32Sources.push_back(r);
+      continue;
+    }
+    for (auto [v, arg] : llvm::zip(call.getArgOperands(), callee.getArguments()))
+      unite(v, arg);
+    SmallVector<Operation *> returns = getReturns(callee);
+    if (!returns.empty())
+      for (auto [r, v] : llvm::zip(op->getResults(),
+                                   returns.front()->getOperands()))
+        unite(r, v);
+  }
+}
+
+void PrecisionAssignment::Impl::collect(Operation *root,
+                                        bool changeSignatures) {
+  SmallVector<FunctionOpInterface> functions;
+  if (auto func = dyn_cast<FunctionOpInterface>(root))
+    functions.push_back(func);
+  else
+    root->walk([&](FunctionOpInterface func) { functions.push_back(func); });
+  for (FunctionOpInterface func : functions)
+    if (!func.isExternal())
+      visitRegion(func.getFunctionBody());
+  tieControlFlow();
+  tieCalls(functions, root, changeSignatures);
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: categories
+//===----------------------------------------------------------------------===//
+
+/// The nearest enclosing amp.scope that states a policy.
+static std::pair<Operation *, PrecisionAttr> findScopePolicy(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto scope =
+            p->getAttrOfType<PrecisionAttr>(AmpDialect::getScopeAttrName()))
+      if (scope.getPolicy())
+        return {p, scope};
+  return {nullptr, {}};
+}
+
+/// Why an op that would run low cannot: an operand or result amp cannot
+/// cast, a constant or attribute the low type cannot hold.
+static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
+                                             bool (*trackable)(Type)) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned i = operand.getOperandNumber();
+    Type type = operand.get().getType();
+    if (!isDataOperand(op, i))
+      continue;
+    FloatType elt = getFloatElementType(type);
+    if (!trackable(type) && elt && !elt.isF16() && !elt.isBF16())
+      return "operand " + std::to_string(i) +
+             " is not an f32 scalar, vector or ranked tensor (memrefs, "
+             "complex and f64 values stay as they are)";
+    Attribute value;
+    if (matchPattern(operand.get(), m_Constant(&value)) &&
+        isa<FloatAttr, DenseFPElementsAttr>(value) &&
+        failed(convertFloatAttr(value, low))) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "constant operand " << i << " does not fit " << low
+         << " (overflow, or most values underflow to zero)";
+      return msg;
+    }
+  }
+  for (OpResult result : op->getResults()) {
+    FloatType elt = getFloatElementType(result.getType());
+    if (isDataResult(op, result.getResultNumber()) &&
+        !trackable(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
+      return std::string("a result is not an f32 scalar, vector or ranked "
+                         "tensor");
+  }
+  for (NamedAttribute attr : op->getAttrs()) {
+    Attribute value = attr.getValue();
+    FloatType elt;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      elt = dyn_cast<FloatType>(f.getType());
+    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
+      elt = dyn_cast<FloatType>(d.getElementType());
+    if (elt && elt.isF32() && failed(convertFloatAttr(value, low))) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "attribute '" << attr.getName().getValue() << "' does not fit "
+         << low << " (overflow, or most values underflow to zero)";
+      return msg;
+    }
+  }
+  return std::nullopt;
+}
+
+void PrecisionAssignment::Impl::decide(Operation *op) {
+  OpDecision &d = decisions[op];
+  PrecisionAttr effective = getEffectivePrecision(op);
+  d.lowType = effective && effective.getLow() ? effective.getLow()
+                                              : options->lowType;
+  auto f32 = Float32Type::get(ctx);
+
+  if (isCarrier(op)) {
+    d.mode = ComputeMode::Carrier;
+    d.source = "traits";
+    d.reason = "carries values: takes the type of the values it is tied to";
+    return;
+  }
+  bool hasData = false;
+  for (OpOperand &operand : op->getOpOperands())
+    hasData |= isDataOperand(op, operand.getOperandNumber()) &&
+               valueIds.count(operand.get());
+  for (OpResult result : op->getResults())
+    hasData |= isDataResult(op, result.getResultNumber()) &&
+               valueIds.count(result);
+  if (op->hasTrait<OpTrait::ConstantLike>() && hasData) {
+    d.mode = ComputeMode::Constant;
+    d.source = "model";
+    d.reason = "converted at compile time to the type its users need";
+    return;
+  }
+  if (!hasData) {
+    d.mode = ComputeMode::Untouched;
+    d.source = hasAmpModel(op) ? "model" : "traits";
+    d.reason = getCategory(op, d.lowType).reason.str();
+    for (Value r : op->getResults())
+      f32Sources.push_back(r);
+    return;
+  }
+
+  // The category, by precedence.
+  CategoryInfo modelInfo = getCategory(op, d.lowType);
+  bool fromModel = true;
+  d.category = modelInfo.category;
+  d.reason = modelInfo.reason.str();
+  d.source = hasAmpModel(op) ? "model" : "traits";
+  auto ownAttr =
+      op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName());
+  auto [scopeOp, scopeAttr] = findScopePolicy(op);
+  std::optional<std::pair<Policy, std::string>> userPolicy =
+      options->policy ? options->policy->lookupPolicy(op) : std::nullopt;
+  if (ownAttr && ownAttr.getPolicy()) {
+    d.category = *ownAttr.getPolicyValue();
+    d.source = "amp.precision";
+    d.reason = "stated on the op";
+    fromModel = false;
+  } else if (scopeAttr) {
+    d.category = *scopeAttr.getPolicyValue();
+    d.source = ("amp.scope on '" + scopeOp->getName().getStringRef() + "'").str();
+    d.reason = "stated on an enclosing op";
+    fromModel = false;
+  } else if (userPolicy) {
+    d.category = userPolicy->first;
+    d.source = userPolicy->second;
+    d.reason = "user policy";
+    fromModel = false;
+  } else if (!hasAmpModel(op) && modelInfo.category == Policy::Never) {
+    // An op that traits cannot vouch for: the missing-op mode decides.
+    missingOps[op->getName().getStringRef()]++;
+    d.source = "missing-op";
+    if (options->missingOp == MissingOpMode::Follow) {
+      d.category = Policy::Follow;
+      d.reason = "no amp model; missing-op=follow";
+    }
+  }
+
+  // The accumulator type.
+  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  AccumulateMode accMode = options->accumulate;
+  std::string accWhy;
+  if (effective && effective.getAccumulate()) {
+    d.accType = effective.getAccumulate();
+  } else {
+    if (std::optional<AccumulateMode> fromFile =
+            options->policy ? options->policy->lookupAccumulate(op)
+                            : std::nullopt)
+      accMode = *fromFile;
+    else if (accMode == AccumulateMode::F32 && acc &&
+             options->accumulateMinSize > 0 &&
+             !ShapedType::isDynamic(acc->reductionSize) &&
+             acc->reductionSize < options->accumulateMinSize)
+      accMode = AccumulateMode::Low;
+    d.accType = accMode == AccumulateMode::F32 ? FloatType(f32) : d.lowType;
+  }
+  bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
+
+  // The target.
+  if (d.category != Policy::Never &&
+      !canComputeIn(op, d.lowType, getEnclosingTarget(op))) {
+    d.category = Policy::Never;
+    d.source = "target";
+    d.reason = "the target cannot compute this op in ";
+    llvm::raw_string_ostream(d.reason) << d.lowType;
+    fromModel = false;
+  }
+
+  // Sums that can keep a wide accumulator read low inputs; with a low
+  // accumulator (asked for, or a short reduction) they simply follow.
+  bool lossySum = acc && acc->isLossy();
+  if (d.category == Policy::Never && fromModel && lossySum) {
+    if (wideAcc && acc->separateAccumulator) {
+      d.mode = ComputeMode::WideAccumulator;
+      d.reason += "; reads low inputs and accumulates in ";
+      llvm::raw_string_ostream(d.reason) << d.accType;
+    } else if (!wideAcc) {
+      d.category = Policy::Follow;
+      d.reason += "; accumulating in ";
+      llvm::raw_string_ostream(d.reason)
+          << d.accType << " as asked, so it follows";
+    }
+  }
+  if (d.mode != ComputeMode::WideAccumulator) {
+    switch (d.category) {
+    case Policy::Allow:
+      d.mode = ComputeMode::Low;
+      break;
+    case Policy::Follow:
+      d.mode = ComputeMode::Low;
+      followOps.insert(op);
+      break;
+    case Policy::Never:
+      d.mode = ComputeMode::F32;
+      break;
+    }
+  }
+  if (d.mode != ComputeMode::F32)
+    if (std::optional<std::string> blocker =
+            lowBlocker(op, d.lowType, isTrackableType)) {
+      d.mode = ComputeMode::F32;
+      followOps.erase(op);
+      d.reason = *blocker;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Steps 3 and 4: states
+//===----------------------------------------------------------------------===//
+
+bool PrecisionAssignment::Impl::propagate() {
+  bool any = false, changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : ops) {
+      const OpDecision &d = decisions[op];
+      GroupState out;
+      switch (d.mode) {
+      case ComputeMode::Low:
+        if (followOps.contains(op)) {
+          for (OpOperand &operand : op->getOpOperands())
+            if (isDataOperand(op, operand.getOperandNumber()) &&
+                !isConstantValue(operand.get()))
+              out = join(out, stateOf(operand.get()).state == State::Free
+                                  ? GroupState{}
+                                  : stateOf(operand.get()));
+        } else {
+          out = {State::Low, d.lowType};
+        }
+        break;
+      case ComputeMode::WideAccumulator:
+      case ComputeMode::F32:
+        out = {State::F32, {}};
+        break;
+      default:
+        continue;
+      }
+      for (OpResult r : op->getResults())
+        if (isDataResult(op, r.getResultNumber()))
+          changed |= contribute(r, out);
+    }
+    any |= changed;
+  }
+  return any;
+}
+
+void PrecisionAssignment::Impl::resolveFreeGroups() {
+  // What the users of each still-free group want.
+  DenseMap<unsigned, GroupState> wants;
+  auto want = [&](Value v, GroupState s) {
+    std::optional<unsigned> g = group(v);
+    if (g && states[*g].state == State::Free)
+      wants[*g] = join(wants.lookup(*g), s);
+  };
+  for (Value v : f32Sinks)
+    want(v, {State::F32, {}});
+  for (Operation *op : ops) {
+    const OpDecision &d = decisions[op];
+    std::optional<AccumulationInfo> acc;
+    if (d.mode == ComputeMode::Low || d.mode == ComputeMode::WideAccumulator)
+      acc = getAccumulation(op);
+    GroupState low{State::Low, d.lowType};
+    FloatType accType = d.accType, lowType = d.lowType;
+    GroupState wide = accType && accType.getWidth() > lowType.getWidth()
+                          ? GroupState{State::F32, {}}
+                          : low;
+    // A follow op wants what its decided inputs make it.
+    GroupState followState;
+    if (followOps.contains(op))
+      for (OpOperand &operand : op->getOpOperands())
+        if (isDataOperand(op, operand.getOperandNumber()) &&
+            !isConstantValue(operand.get()))
+          followState = join(followState, stateOf(operand.get()));
+    for (OpOperand &operand : op->getOpOperands()) {
+      unsigned i = operand.getOperandNumber();
+      if (!isDataOperand(op, i))
+        continue;
+      bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+      switch (d.mode) {
+      case ComputeMode::Low:
+        if (followOps.contains(op)) {
+          if (followState.state != State::Free)
+            want(operand.get(), followState);
+        } else {
+          want(operand.get(), isAcc ? wide : low);
+        }
+        break;
+      case ComputeMode::WideAccumulator:
+        want(operand.get(), isAcc ? GroupState{State::F32, {}} : low);
+        break;
+      case ComputeMode::F32:
+      case ComputeMode::Untouched:
+        want(operand.get(), {State::F32, {}});
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  for (auto [g, s] : wants)
+    if (states[g].state == State::Free)
+      states[g] = s.state == State::Free ? GroupState{} : s;
+  // Groups nobody decided go low: their values are cheapest in low storage.
+  for (unsigned g = 0, e = states.size(); g < e; ++g)
+    if (find(g) == g && states[g].state == State::Free)
+      states[g] = {State::Low, options->lowType};
+}
+
+void PrecisionAssignment::Impl::finalizeFollowOps() {
+  for (Operation *op : ops) {
+    OpDecision &d = decisions[op];
+    if (d.mode != ComputeMode::WideAccumulator && !followOps.contains(op))
+      continue;
+    std::optional<AccumulationInfo> acc = getAccumulation(op);
+    bool allLow = true;
+    for (OpOperand &operand : op->getOpOperands()) {
+      unsigned i = operand.getOperandNumber();
+      if (!isDataOperand(op, i) || !valueIds.count(operand.get()))
+        continue;
+      if (d.mode == ComputeMode::WideAccumulator && acc &&
+          llvm::is_contained(acc->accumulatorOperands, i))
+        continue;
+      GroupState s = stateOf(operand.get());
+      if (isConstantValue(operand.get()) && followOps.contains(op))
+        continue;
+      allLow &= s.state == State::Low && s.low == d.lowType;
+    }
+    if (followOps.contains(op))
+      for (OpResult r : op->getResults()) {
+        if (!isDataResult(op, r.getResultNumber()) || !valueIds.count(r))
+          continue;
+        GroupState s = stateOf(r);
+        allLow &= s.state == State::Low && s.low == d.lowType;
+      }
+    if (allLow) {
+      if (followOps.contains(op))
+        d.reason += "; its inputs are low";
+      continue;
+    }
+    d.mode = ComputeMode::F32;
+    d.reason += d.category == Policy::Follow || followOps.contains(op)
+                    ? "; follows an f32 input or result"
+                    : "; its inputs are f32";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// PrecisionAssignment
+//===----------------------------------------------------------------------===//
+
+PrecisionAssignment::PrecisionAssignment() : impl(std::make_unique<Impl>()) {}
+PrecisionAssignment::~PrecisionAssignment() = default;
+PrecisionAssignment::PrecisionAssignment(PrecisionAssignment &&) = default;
+PrecisionAssignment &
+PrecisionAssignment::operator=(PrecisionAssignment &&) = default;
+
+FailureOr<PrecisionAssignment>
+PrecisionAssignment::analyze(Operation *root,
+                             const AssignmentOptions &options,
+                             bool changeSignatures) {
+  PrecisionAssignment result;
+  Impl &impl = *result.impl;
+  impl.options = &options;
+  impl.ctx = root->getContext();
+  impl.collect(root, changeSignatures);
+  for (Operation *op : impl.ops)
+    impl.decide(op);
+
+  if (!impl.missingOps.empty() && (options.missingOp == MissingOpMode::Warn ||
+                                   options.missingOp == MissingOpMode::Error)) {
+    bool isError = options.missingOp == MissingOpMode::Error;
+    InFlightDiagnostic diag = isError ? root->emitError() : root->emitWarning();
+    diag << "amp: ops without a model"
+         << (isError ? "" : " stay f32") << ": ";
+    llvm::interleaveComma(impl.missingOps, diag, [&](auto &entry) {
+      diag << entry.first << " (" << entry.second << ")";
+    });
+    if (isError)
+      return failure();
+  }
+
+  for (Value v : impl.f32Sources)
+    impl.contribute(v, {State::F32, {}});
+  impl.propagate();
+  impl.resolveFreeGroups();
+  impl.propagate();
+  impl.finalizeFollowOps();
+  return result;
+}
+
+const OpDecision *PrecisionAssignment::lookup(Operation *op) const {
+  auto it = impl->decisions.find(op);
+  return it == impl->decisions.end() ? nullptr : &it->second;
+}
+
+OpDecision *PrecisionAssignment::lookup(Operation *op) {
+  auto it = impl->decisions.find(op);
+  return it == impl->decisions.end() ? nullptr : &it->second;
+}
+
+bool PrecisionAssignment::isTracked(Value value) const {
+  return impl->valueIds.count(value);
+}
+
+Type PrecisionAssignment::getAssignedType(Value value) const {
+  std::optional<unsigned> g = impl->group(value);
+  if (!g || impl->states[*g].state != State::Low)
+    return value.getType();
+  return withFloatElementType(value.getType(), impl->states[*g].low);
+}
+
+bool PrecisionAssignment::signatureChanges(Operation *function) const {
+  return impl->changingFunctions.contains(function);
+}
+
+ArrayRef<Operation *> PrecisionAssignment::getOps() const { return impl->ops; }

@@ -1,0 +1,345 @@
+//===- ApplyPrecision.cpp - Rewrite a program to its assigned precision ---===//
+
+#include "amp/Transforms/ApplyPrecision.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// truncf(extf(x)) -> x when x already has the result type: exact, since
+/// every value of the narrow type survives the round trip.
+struct FoldTruncOfExt : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp trunc,
+                                PatternRewriter &rewriter) const override {
+    auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext.getIn().getType() != trunc.getType())
+      return rewriter.notifyMatchFailure(trunc, "not an exact round trip");
+    rewriter.replaceOp(trunc, ext.getIn());
+    return success();
+  }
+};
+
+/// extf(extf(x)) -> extf(x): widening twice is widening once.
+struct FoldExtOfExt : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ExtFOp ext,
+                                PatternRewriter &rewriter) const override {
+    auto inner = ext.getIn().getDefiningOp<arith::ExtFOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(ext, "operand is not an extf");
+    rewriter.replaceOpWithNewOp<arith::ExtFOp>(ext, ext.getType(),
+                                               inner.getIn());
+    return success();
+  }
+};
+
+template <typename CastOp>
+struct EraseUnusedCast : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->use_empty())
+      return rewriter.notifyMatchFailure(op, "cast is used");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+int64_t countCasts(Operation *root) {
+  int64_t n = 0;
+  root->walk([&](Operation *op) { n += isa<arith::ExtFOp, arith::TruncFOp>(op); });
+  return n;
+}
+
+class PrecisionRewriter {
+public:
+  PrecisionRewriter(Operation *root, PrecisionAssignment &assignment,
+                    PrecisionRewriteStats &stats)
+      : root(root), assignment(assignment), stats(stats),
+        rewriter(root->getContext()) {}
+
+  void run();
+
+private:
+  /// `v` as type `type`: itself, a cached cast placed right after its
+  /// definition, or a constant converted at compile time.
+  Value getAs(Value v, Type type);
+  /// `type` with an f32 element type (what an f32 consumer needs).
+  static Type asF32(Type type) {
+    return withFloatElementType(type, Float32Type::get(type.getContext()));
+  }
+  void setOperand(Operation *op, unsigned i, Type type);
+  /// The assigned type of each operand as planned before the rewrite began
+  /// (null for operands the analysis does not track). Producers replaced by
+  /// the rewrite leave new values behind; positions stay.
+  ArrayRef<Type> planned(Operation *op) { return plannedOperands[op]; }
+  void retypeCarriedValues();
+  void rewriteConstant(Operation *op);
+  void rewriteCarrier(Operation *op);
+  void rewriteLow(Operation *op, OpDecision &d);
+  void keepF32(Operation *op);
+  void updateSignatures();
+  bool isFixedSink(Operation *op);
+
+  Operation *root;
+  PrecisionAssignment &assignment;
+  PrecisionRewriteStats &stats;
+  IRRewriter rewriter;
+  DenseMap<std::pair<Value, Type>, Value> casts;
+  DenseMap<Operation *, SmallVector<Type>> plannedOperands;
+  SmallVector<Operation *> toErase;
+};
+
+} // namespace
+
+Value PrecisionRewriter::getAs(Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  Value &cached = casts[{v, type}];
+  if (cached)
+    return cached;
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (Operation *def = v.getDefiningOp())
+    rewriter.setInsertionPointAfter(def);
+  else
+    rewriter.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  Attribute value;
+  FloatType elt = getFloatElementType(type);
+  if (elt && matchPattern(v, m_Constant(&value)) &&
+      isa<FloatAttr, DenseFPElementsAttr>(value)) {
+    FailureOr<Attribute> converted = convertFloatAttr(value, elt);
+    if (succeeded(converted)) {
+      cached = arith::ConstantOp::create(rewriter, v.getLoc(),
+                                         cast<TypedAttr>(*converted));
+      FloatType from = getFloatElementType(v.getType());
+      int64_t count = 1;
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        count = shaped.getNumElements();
+      stats.constantBytesSaved +=
+          (int64_t(from.getWidth()) - int64_t(elt.getWidth())) / 8 * count;
+      return cached;
+    }
+  }
+  // An empty tensor has no values to cast: make one of the type needed.
+  if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
+    cached = tensor::EmptyOp::create(rewriter, v.getLoc(), type,
+                                     empty.getDynamicSizes());
+    return cached;
+  }
+  cached = createFloatCast(rewriter, v.getLoc(), v, type);
+  assert(cached && "tracked values are castable");
+  return cached;
+}
+
+void PrecisionRewriter::setOperand(Operation *op, unsigned i, Type type) {
+  Value v = op->getOperand(i);
+  Value replacement = getAs(v, type);
+  if (replacement != v)
+    rewriter.modifyOpInPlace(op, [&] { op->setOperand(i, replacement); });
+}
+
+/// Block arguments of control flow and results of carriers take their
+/// assigned types before any op is rewritten, so that every op sees its
+/// operands in their final types.
+void PrecisionRewriter::retypeCarriedValues() {
+  for (Operation *op : assignment.getOps()) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (assignment.isTracked(arg))
+            arg.setType(assignment.getAssignedType(arg));
+    const OpDecision *d = assignment.lookup(op);
+    if (d && d->mode == ComputeMode::Carrier)
+      for (OpResult r : op->getResults())
+        if (assignment.isTracked(r))
+          r.setType(assignment.getAssignedType(r));
+  }
+  // Entry blocks of functions whose signatures change (and the blocks that
+  // branch targets reach, which are not nested in any visited op).
+  root->walk([&](FunctionOpInterface func) {
+    if (func.isExternal())
+      return;
+    bool changes = assignment.signatureChanges(func);
+    for (Block &block : func.getFunctionBody())
+      if (changes || !block.isEntryBlock())
+        for (BlockArgument arg : block.getArguments())
+          if (assignment.isTracked(arg))
+            arg.setType(assignment.getAssignedType(arg));
+  });
+}
+
+bool PrecisionRewriter::isFixedSink(Operation *op) {
+  if (op->hasTrait<OpTrait::ReturnLike>())
+    if (auto func = dyn_cast_if_present<FunctionOpInterface>(op->getParentOp()))
+      return !assignment.signatureChanges(func);
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    Operation *callee = call.resolveCallable();
+    return !callee || !assignment.signatureChanges(callee);
+  }
+  return false;
+}
+
+void PrecisionRewriter::rewriteCarrier(Operation *op) {
+  bool fixed = isFixedSink(op);
+  for (auto [i, type] : llvm::enumerate(planned(op)))
+    if (type)
+      // A fixed signature wants f32; a tied value shares its group's type.
+      setOperand(op, i, fixed ? asF32(type) : type);
+}
+
+/// Constants are never retyped in place (a body that captures one uses it
+/// as it is); each user that needs another type gets a converted copy from
+/// getAs, and constants left without users are erased at the end.
+void PrecisionRewriter::rewriteConstant(Operation *) {}
+
+void PrecisionRewriter::keepF32(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(planned(op)))
+    if (type)
+      setOperand(op, i, asF32(type));
+}
+
+void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
+  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  SmallVector<Value> originals(op->getOperands());
+  for (auto [i, type] : llvm::enumerate(planned(op))) {
+    if (!type)
+      continue;
+    if (!isDataOperand(op, i)) {
+      setOperand(op, i, asF32(type));
+      continue;
+    }
+    bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+    setOperand(op, i, withFloatElementType(type, isAcc ? d.accType : d.lowType));
+  }
+  SmallVector<Type> oldTypes(op->getResultTypes());
+  FailureOr<Operation *> converted =
+      convertToPrecision(rewriter, op, d.lowType, d.accType);
+  if (failed(converted)) {
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(originals); });
+    keepF32(op);
+    d.mode = ComputeMode::F32;
+    d.reason = "its model declined the rewrite to ";
+    llvm::raw_string_ostream(d.reason) << d.lowType;
+    stats.f32Ops++;
+    return;
+  }
+  Operation *newOp = *converted;
+  (d.mode == ComputeMode::Low ? stats.lowOps : stats.wideAccumulatorOps)++;
+  for (auto [oldResult, newResult] :
+       llvm::zip(op->getResults(), newOp->getResults())) {
+    Type want = assignment.isTracked(oldResult)
+                    ? assignment.getAssignedType(oldResult)
+                    : Type(oldResult.getType());
+    Value final = newResult;
+    if (newResult.getType() != want) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(newOp);
+      final = createFloatCast(rewriter, newOp->getLoc(), newResult, want);
+      assert(final && "results of converted ops are castable");
+    }
+    if (newOp == op)
+      rewriter.replaceAllUsesExcept(oldResult, final, final.getDefiningOp());
+    else
+      rewriter.replaceAllUsesWith(oldResult, final);
+  }
+  if (newOp != op)
+    toErase.push_back(op);
+}
+
+void PrecisionRewriter::updateSignatures() {
+  root->walk([&](FunctionOpInterface func) {
+    if (func.isExternal() || !assignment.signatureChanges(func))
+      return;
+    SmallVector<Type> inputs(func.getArgumentTypes().begin(),
+                             func.getArgumentTypes().end());
+    for (auto [i, arg] : llvm::enumerate(func.getArguments()))
+      inputs[i] = arg.getType();
+    SmallVector<Type> results(func.getResultTypes().begin(),
+                              func.getResultTypes().end());
+    for (Block &block : func.getFunctionBody())
+      if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>()) {
+        for (auto [i, v] : llvm::enumerate(block.back().getOperands()))
+          results[i] = v.getType();
+        break;
+      }
+    auto type = FunctionType::get(func->getContext(), inputs, results);
+    rewriter.modifyOpInPlace(func, [&] {
+      func.setFunctionTypeAttr(TypeAttr::get(type));
+    });
+  });
+}
+
+void PrecisionRewriter::run() {
+  int64_t castsBefore = countCasts(root);
+  for (Operation *op : assignment.getOps()) {
+    SmallVector<Type> &types = plannedOperands[op];
+    for (Value v : op->getOperands())
+      types.push_back(assignment.isTracked(v) ? assignment.getAssignedType(v)
+                                              : Type());
+  }
+  retypeCarriedValues();
+  for (Operation *op : assignment.getOps()) {
+    OpDecision *d = assignment.lookup(op);
+    switch (d->mode) {
+    case ComputeMode::Carrier:
+      rewriteCarrier(op);
+      break;
+    case ComputeMode::Constant:
+      rewriteConstant(op);
+      break;
+    case ComputeMode::Low:
+    case ComputeMode::WideAccumulator:
+      rewriteLow(op, *d);
+      break;
+    case ComputeMode::F32:
+      stats.f32Ops++;
+      keepF32(op);
+      break;
+    case ComputeMode::Untouched:
+      keepF32(op);
+      break;
+    }
+  }
+  for (Operation *op : toErase)
+    rewriter.eraseOp(op);
+  updateSignatures();
+
+  RewritePatternSet patterns(root->getContext());
+  populateAmpExactCastFoldingPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.enableFolding(false).setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(root, std::move(patterns), config);
+  // Constants and empty tensors left without users by the conversion.
+  root->walk([&](Operation *op) {
+    if (op->use_empty() && op->getNumResults() == 1 &&
+        (isa<tensor::EmptyOp>(op) ||
+         (isa<arith::ConstantOp>(op) &&
+          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))))
+      rewriter.eraseOp(op);
+  });
+  stats.castsInserted = countCasts(root) - castsBefore;
+}
+
+void mlir::amp::populateAmpExactCastFoldingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FoldTruncOfExt, FoldExtOfExt, EraseUnusedCast<arith::ExtFOp>,
+               EraseUnusedCast<arith::TruncFOp>>(patterns.getContext());
+}
+
+void mlir::amp::applyPrecisionAssignment(Operation *root,
+                                         PrecisionAssignment &assignment,
+                                         PrecisionRewriteStats &stats) {
+  PrecisionRewriter(root, assignment, stats).run();
+}

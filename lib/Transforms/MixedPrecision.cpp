@@ -1,0 +1,221 @@
+//===- MixedPrecision.cpp - The mixed-precision pass ----------------------===//
+//
+// Parses and validates the options, runs the analysis (PrecisionAssignment),
+// applies it (applyPrecisionAssignment), and explains and reports the
+// decisions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/Policy.h"
+#include "amp/Analysis/PrecisionAssignment.h"
+#include "amp/Dialect/Amp/Amp.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Transforms/ApplyPrecision.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_MIXEDPRECISION
+#include "amp/Transforms/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+std::string locationString(Location loc) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    loc.print(os);
+  return s;
+}
+
+std::string typeString(Type t) {
+  std::string s;
+  if (t)
+    llvm::raw_string_ostream(s) << t;
+  return s;
+}
+
+/// What the report needs of an op, taken before the rewrite may erase it.
+struct ReportEntry {
+  Operation *key;
+  std::string name;
+  Location loc;
+};
+
+struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Reached from a pass plugin, the context has no models yet.
+    registerAllExternalModels(registry);
+  }
+
+  LogicalResult parseOptions(AssignmentOptions &options,
+                             PolicyTable &table);
+  void report(ArrayRef<ReportEntry> entries, PrecisionAssignment &assignment,
+              const PrecisionRewriteStats &stats);
+  void runOnOperation() override;
+};
+
+} // namespace
+
+LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
+                                           PolicyTable &table) {
+  Operation *root = getOperation();
+  MLIRContext *ctx = &getContext();
+  options.lowType = parseLowType(ctx, precision);
+  if (!options.lowType)
+    return root->emitError() << "mixed-precision: unsupported precision '"
+                             << precision << "'; expected 'f16' or 'bf16'";
+  if (accumulate == "f32")
+    options.accumulate = AccumulateMode::F32;
+  else if (accumulate == "low")
+    options.accumulate = AccumulateMode::Low;
+  else
+    return root->emitError() << "mixed-precision: unsupported accumulate '"
+                             << accumulate << "'; expected 'f32' or 'low'";
+  if (accumulateMinSize < 0)
+    return root->emitError()
+           << "mixed-precision: accumulate-min-size must not be negative";
+  options.accumulateMinSize = accumulateMinSize;
+  std::optional<MissingOpMode> missing =
+      llvm::StringSwitch<std::optional<MissingOpMode>>(missingOp)
+          .Case("follow", MissingOpMode::Follow)
+          .Case("never", MissingOpMode::Never)
+          .Case("warn", MissingOpMode::Warn)
+          .Case("error", MissingOpMode::Error)
+          .Default(std::nullopt);
+  if (!missing)
+    return root->emitError() << "mixed-precision: unsupported missing-op '"
+                             << missingOp
+                             << "'; expected follow, never, warn or error";
+  options.missingOp = *missing;
+  options.keepIOTypes = keepIOTypes;
+  if (!keepIOTypes && isa<FunctionOpInterface>(root))
+    return root->emitError()
+           << "mixed-precision: keep-io-types=false changes signatures and "
+              "callers; run the pass on the module";
+
+  table.addOpList(neverOps, Policy::Never);
+  table.addOpList(followOps, Policy::Follow);
+  table.addOpList(allowOps, Policy::Allow);
+  for (const std::string &name : table.listedOpNames())
+    if (!RegisteredOperationName::lookup(name, ctx))
+      root->emitWarning() << "mixed-precision: no registered op is named '"
+                          << name << "' (listed in allow/follow/never)";
+  if (!policyFile.empty()) {
+    std::string error;
+    if (failed(table.loadFile(ctx, policyFile, error)))
+      return root->emitError() << "mixed-precision: " << error;
+  }
+  options.policy = &table;
+  return success();
+}
+
+void MixedPrecision::report(ArrayRef<ReportEntry> entries,
+                            PrecisionAssignment &assignment,
+                            const PrecisionRewriteStats &stats) {
+  if (explain)
+    for (const ReportEntry &e : entries) {
+      const OpDecision *d = assignment.lookup(e.key);
+      if (d->mode != ComputeMode::Low && d->mode != ComputeMode::F32 &&
+          d->mode != ComputeMode::WideAccumulator)
+        continue;
+      InFlightDiagnostic remark = emitRemark(e.loc);
+      remark << "amp: " << e.name << " ";
+      if (d->mode == ComputeMode::F32)
+        remark << "stays f32";
+      else if (d->mode == ComputeMode::WideAccumulator)
+        remark << "reads " << d->lowType << ", accumulates in " << d->accType;
+      else
+        remark << "runs in " << d->lowType;
+      remark << " (" << stringifyPolicy(d->category) << ", " << d->source
+             << "): " << d->reason;
+    }
+
+  if (reportFile.empty())
+    return;
+  std::string error;
+  auto out = openOutputFile(reportFile, &error);
+  if (!out) {
+    getOperation()->emitError() << "mixed-precision: cannot write report: "
+                                << error;
+    return signalPassFailure();
+  }
+  llvm::json::OStream json(out->os(), /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("precision", precision);
+    json.attribute("accumulate", accumulate);
+    json.attributeObject("summary", [&] {
+      json.attribute("ops-low", int64_t(stats.lowOps));
+      json.attribute("ops-f32", int64_t(stats.f32Ops));
+      json.attribute("ops-wide-accumulator", int64_t(stats.wideAccumulatorOps));
+      json.attribute("casts-inserted", stats.castsInserted);
+      json.attribute("constant-bytes-saved", stats.constantBytesSaved);
+    });
+    json.attributeArray("ops", [&] {
+      for (const ReportEntry &e : entries) {
+        const OpDecision *d = assignment.lookup(e.key);
+        if (d->mode == ComputeMode::Untouched)
+          continue;
+        json.object([&] {
+          json.attribute("op", e.name);
+          json.attribute("loc", locationString(e.loc));
+          json.attribute("mode", stringifyComputeMode(d->mode));
+          json.attribute("category", stringifyPolicy(d->category));
+          json.attribute("source", d->source);
+          json.attribute("reason", d->reason);
+          json.attribute("low", typeString(d->lowType));
+          if (d->accType)
+            json.attribute("accumulate", typeString(d->accType));
+        });
+      }
+    });
+  });
+  out->os() << "\n";
+  out->keep();
+}
+
+void MixedPrecision::runOnOperation() {
+  Operation *root = getOperation();
+  AssignmentOptions options;
+  PolicyTable table;
+  if (failed(parseOptions(options, table)))
+    return signalPassFailure();
+
+  bool changeSignatures = !isa<FunctionOpInterface>(root) &&
+                          root->hasTrait<OpTrait::SymbolTable>();
+  FailureOr<PrecisionAssignment> assignment =
+      PrecisionAssignment::analyze(root, options, changeSignatures);
+  if (failed(assignment))
+    return signalPassFailure();
+
+  SmallVector<ReportEntry> entries;
+  for (Operation *op : assignment->getOps())
+    entries.push_back({op, op->getName().getStringRef().str(), op->getLoc()});
+
+  PrecisionRewriteStats stats;
+  applyPrecisionAssignment(root, *assignment, stats);
+  numAllow += stats.lowOps;
+  numKeep += stats.f32Ops;
+  numWideAccumulate += stats.wideAccumulatorOps;
+  numCasts += std::max<int64_t>(stats.castsInserted, 0);
+  numConstantBytesSaved += stats.constantBytesSaved;
+  report(entries, *assignment, stats);
+}
