@@ -136,6 +136,28 @@ struct PrecisionAssignment::Impl {
     if (ga && gb && *ga != *gb)
       parent[*ga] = *gb;
   }
+  /// Ties the value passed by `use` to `dest`. Constants, empty tensors and
+  /// fixed arguments are not merged into the group (they keep their own
+  /// type and users): the use is cast to the group's type instead.
+  void tieOperand(OpOperand &use, Value dest) {
+    if (isConstantValue(use.get())) {
+      if (valueIds.count(dest))
+        operandDest[&use] = dest;
+      return;
+    }
+    unite(use.get(), dest);
+  }
+  void tieOperands(OperandRange range, ValueRange dests) {
+    if (range.empty())
+      return;
+    Operation *owner = range.getBase()->getOwner();
+    unsigned begin = range.getBeginOperandIndex();
+    for (auto [k, dest] : llvm::enumerate(dests))
+      if (k < range.size())
+        tieOperand(owner->getOpOperand(begin + k), dest);
+  }
+  DenseMap<OpOperand *, Value> operandDest;
+
   /// Joins `s` into `v`'s group; returns true on change.
   bool contribute(Value v, GroupState s) {
     std::optional<unsigned> g = group(v);
@@ -168,8 +190,9 @@ struct PrecisionAssignment::Impl {
   void collect(Operation *root, bool changeSignatures);
   void visitRegion(Region &region);
   void tieControlFlow();
-  void tieCalls(ArrayRef<FunctionOpInterface> functions, Operation *root,
-                bool changeSignatures);
+  void decideSignatures(ArrayRef<FunctionOpInterface> functions,
+                        Operation *root, bool changeSignatures);
+  void tieCalls(ArrayRef<FunctionOpInterface> functions);
   void decide(Operation *op);
   bool propagate();
   void resolveFreeGroups();
@@ -215,8 +238,8 @@ void PrecisionAssignment::Impl::tieControlFlow() {
         SuccessorOperands so = branch.getSuccessorOperands(i);
         Block *dest = op->getSuccessor(i);
         unsigned produced = so.getProducedOperandCount();
-        for (auto [k, v] : llvm::enumerate(so.getForwardedOperands()))
-          unite(v, dest->getArgument(produced + k));
+        tieOperands(so.getForwardedOperands(),
+                    dest->getArguments().drop_front(produced));
       }
     }
     auto regionBranch = dyn_cast<RegionBranchOpInterface>(op);
@@ -226,10 +249,8 @@ void PrecisionAssignment::Impl::tieControlFlow() {
       SmallVector<RegionSuccessor> successors;
       regionBranch.getSuccessorRegions(point, successors);
       for (RegionSuccessor &successor : successors)
-        for (auto [operand, input] :
-             llvm::zip(regionBranch.getSuccessorOperands(point, successor),
-                       successor.getSuccessorInputs()))
-          unite(operand, input);
+        tieOperands(regionBranch.getSuccessorOperands(point, successor),
+                    successor.getSuccessorInputs());
     };
     tieFrom(RegionBranchPoint::parent());
     for (Region &region : op->getRegions())
@@ -249,7 +270,7 @@ static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
   return returns;
 }
 
-void PrecisionAssignment::Impl::tieCalls(
+void PrecisionAssignment::Impl::decideSignatures(
     ArrayRef<FunctionOpInterface> functions, Operation *root,
     bool changeSignatures) {
   // Which signatures may change: functions with a body whose every use is a
@@ -276,6 +297,15 @@ void PrecisionAssignment::Impl::tieCalls(
       changingFunctions.insert(func);
   }
 
+  // Arguments of fixed signatures are f32 values cast once at entry.
+  for (FunctionOpInterface func : functions)
+    if (!func.isExternal() && !changingFunctions.contains(func))
+      for (BlockArgument arg : func.getArguments())
+        entryCast.insert(arg);
+}
+
+void PrecisionAssignment::Impl::tieCalls(
+    ArrayRef<FunctionOpInterface> functions) {
   SymbolTableCollection symbolTables;
   for (FunctionOpInterface func : functions) {
     if (func.isExternal())
@@ -283,10 +313,8 @@ void PrecisionAssignment::Impl::tieCalls(
     bool changes = changingFunctions.contains(func);
     SmallVector<Operation *> returns = getReturns(func);
     for (BlockArgument arg : func.getArguments()) {
-      if (!changes) {
+      if (!changes)
         f32Sources.push_back(arg);
-        entryCast.insert(arg);
-      }
       else if (!options->keepIOTypes &&
                cast<SymbolOpInterface>(func.getOperation()).isPublic())
         contribute(arg, {State::Low, options->lowType});
@@ -313,8 +341,7 @@ void PrecisionAssignment::Impl::tieCalls(
         f32Sources.push_back(r);
       continue;
     }
-    for (auto [v, arg] : llvm::zip(call.getArgOperands(), callee.getArguments()))
-      unite(v, arg);
+    tieOperands(call.getArgOperands(), callee.getArguments());
     SmallVector<Operation *> returns = getReturns(callee);
     if (!returns.empty())
       for (auto [r, v] : llvm::zip(op->getResults(),
@@ -333,8 +360,9 @@ void PrecisionAssignment::Impl::collect(Operation *root,
   for (FunctionOpInterface func : functions)
     if (!func.isExternal())
       visitRegion(func.getFunctionBody());
+  decideSignatures(functions, root, changeSignatures);
   tieControlFlow();
-  tieCalls(functions, root, changeSignatures);
+  tieCalls(functions);
 }
 
 //===----------------------------------------------------------------------===//
@@ -410,8 +438,22 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
 
   if (isCarrier(op)) {
     d.mode = ComputeMode::Carrier;
-    d.source = "traits";
+    d.source = hasAmpModel(op) ? "model" : "traits";
     d.reason = "carries values: takes the type of the values it is tied to";
+    // A loop-carried sum keeps its accumulator wide, like any reduction.
+    std::optional<AccumulationInfo> acc = getAccumulation(op);
+    bool lowAcc = options->accumulate == AccumulateMode::Low ||
+                  (effective && effective.getAccumulate() &&
+                   !(effective.getAccumulate().getWidth() >
+                     d.lowType.getWidth())) ||
+                  (acc && options->accumulateMinSize > 0 &&
+                   !ShapedType::isDynamic(acc->reductionSize) &&
+                   acc->reductionSize < options->accumulateMinSize);
+    if (acc && acc->isLossy() && !lowAcc) {
+      for (unsigned i : acc->accumulatorResults)
+        f32Sources.push_back(op->getResult(i));
+      d.reason = "carries a sum: its accumulator stays f32";
+    }
     return;
   }
   bool hasData = false;
@@ -588,8 +630,8 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
     if (g && states[*g].state == State::Free)
       wants[*g] = join(wants.lookup(*g), s);
   };
-  for (Value v : f32Sinks)
-    want(v, {State::F32, {}});
+  // Returns and calls with fixed f32 signatures are not asked: they cast
+  // what reaches them, as cheaply as the producer would cast its inputs.
   for (Operation *op : ops) {
     const OpDecision &d = decisions[op];
     std::optional<AccumulationInfo> acc;
@@ -743,6 +785,19 @@ Type PrecisionAssignment::getAssignedType(Value value) const {
   if (!g || impl->states[*g].state != State::Low)
     return value.getType();
   return withFloatElementType(value.getType(), impl->states[*g].low);
+}
+
+Type PrecisionAssignment::getAssignedType(OpOperand &use) const {
+  auto it = impl->operandDest.find(&use);
+  if (it == impl->operandDest.end())
+    return getAssignedType(use.get());
+  return withFloatElementType(
+      use.get().getType(),
+      cast<FloatType>(getFloatElementType(getAssignedType(it->second))));
+}
+
+bool PrecisionAssignment::isTracked(OpOperand &use) const {
+  return impl->operandDest.count(&use) || isTracked(use.get());
 }
 
 bool PrecisionAssignment::signatureChanges(Operation *function) const {

@@ -247,6 +247,10 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
       rewriter.setInsertionPointAfter(newOp);
       final = createFloatCast(rewriter, newOp->getLoc(), newResult, want);
       assert(final && "results of converted ops are castable");
+      // A wide accumulator result is the better value for wide users: they
+      // read it directly instead of a widened copy of its rounding.
+      casts[{final, newResult.getType()}] = newResult;
+      casts[{newResult, want}] = final;
     }
     if (newOp == op)
       rewriter.replaceAllUsesExcept(oldResult, final, final.getDefiningOp());
@@ -284,9 +288,10 @@ void PrecisionRewriter::run() {
   int64_t castsBefore = countCasts(root);
   for (Operation *op : assignment.getOps()) {
     SmallVector<Type> &types = plannedOperands[op];
-    for (Value v : op->getOperands())
-      types.push_back(assignment.isTracked(v) ? assignment.getAssignedType(v)
-                                              : Type());
+    for (OpOperand &use : op->getOpOperands())
+      types.push_back(assignment.isTracked(use)
+                          ? assignment.getAssignedType(use)
+                          : Type());
   }
   retypeCarriedValues();
   for (Operation *op : assignment.getOps()) {

@@ -95,6 +95,11 @@ public:
   /// The type `value` gets: its low variant or its f32 type. Unchanged for
   /// untracked values.
   Type getAssignedType(Value value) const;
+  /// The type the value passed by `use` must have: the type of the value it
+  /// is tied to through control flow or a call (constants and fixed
+  /// arguments passed there are cast), else the value's assigned type.
+  Type getAssignedType(OpOperand &use) const;
+  bool isTracked(OpOperand &use) const;
   /// Functions whose signatures change (their arguments and results take
   /// their assigned types).
   bool signatureChanges(Operation *function) const;
