@@ -550,8 +550,6 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
   if (d.category == Policy::Never && fromModel && lossySum) {
     if (wideAcc && acc->separateAccumulator) {
       d.mode = ComputeMode::WideAccumulator;
-      d.reason += "; reads low inputs and accumulates in ";
-      llvm::raw_string_ostream(d.reason) << d.accType;
     } else if (!wideAcc) {
       d.category = Policy::Follow;
       d.reason += "; accumulating in ";
@@ -699,7 +697,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
           llvm::is_contained(acc->accumulatorOperands, i))
         continue;
       GroupState s = stateOf(operand.get());
-      if (isConstantValue(operand.get()) && followOps.contains(op))
+      if (isConstantValue(operand.get()))
         continue;
       allLow &= s.state == State::Low && s.low == d.lowType;
     }
@@ -715,10 +713,10 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
         d.reason += "; its inputs are low";
       continue;
     }
+    d.reason += d.mode == ComputeMode::WideAccumulator
+                    ? "; its inputs are f32, so it stays f32"
+                    : "; follows an f32 input or result";
     d.mode = ComputeMode::F32;
-    d.reason += d.category == Policy::Follow || followOps.contains(op)
-                    ? "; follows an f32 input or result"
-                    : "; its inputs are f32";
   }
 }
 

@@ -1,0 +1,110 @@
+// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s
+// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision=accumulate=low --verify-each | FileCheck %s --check-prefix=LOW
+// RUN: amp-opt %s --split-input-file --mixed-precision=accumulate-min-size=256 --verify-each | FileCheck %s --check-prefix=SIZE
+
+// Sums read low inputs and accumulate in f32; their result stays f32.
+// With accumulate=low they run entirely low; with accumulate-min-size=256,
+// only reductions of at least 256 elements keep the f32 accumulator.
+// CHECK-LABEL: func.func @sum_after_tanh
+// CHECK: %[[T:.+]] = math.tanh %{{.+}} : tensor<4x512xf16>
+// CHECK: linalg.reduce ins(%[[T]] : tensor<4x512xf16>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK-NEXT: (%[[IN:.+]]: f16, %[[ACC:.+]]: f32) {
+// CHECK-NEXT: %[[X:.+]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[X]] : f32
+// BF16-LABEL: func.func @sum_after_tanh
+// BF16: linalg.reduce ins(%{{.+}} : tensor<4x512xbf16>) outs(%{{.+}} : tensor<4xf32>)
+// LOW-LABEL: func.func @sum_after_tanh
+// LOW: linalg.reduce { arith.addf } ins(%{{.+}} : tensor<4x512xf16>) outs(%{{.+}} : tensor<4xf16>)
+// SIZE-LABEL: func.func @sum_after_tanh
+// SIZE: linalg.reduce ins(%{{.+}} : tensor<4x512xf16>) outs(%{{.+}} : tensor<4xf32>)
+func.func @sum_after_tanh(%x: tensor<4x8xf32>, %w: tensor<8x512xf32>, %c: tensor<4x512xf32>, %r: tensor<4xf32>) -> tensor<4xf32> {
+  %h = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x512xf32>) outs(%c : tensor<4x512xf32>) -> tensor<4x512xf32>
+  %t = math.tanh %h : tensor<4x512xf32>
+  %0 = linalg.reduce { arith.addf } ins(%t : tensor<4x512xf32>) outs(%r : tensor<4xf32>) dimensions = [1]
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A sum of f32 values stays f32 entirely: casting its input down would cost
+// a cast and lose accuracy for nothing.
+// CHECK-LABEL: func.func @sum_of_f32
+// CHECK-NOT: f16
+// CHECK: linalg.reduce { arith.addf } ins(%{{.+}} : tensor<4x512xf32>) outs(%{{.+}} : tensor<4xf32>)
+func.func @sum_of_f32(%t: tensor<4x512xf32>, %r: tensor<4xf32>) -> tensor<4xf32> {
+  %e = math.exp %t : tensor<4x512xf32>
+  %0 = linalg.reduce { arith.addf } ins(%e : tensor<4x512xf32>) outs(%r : tensor<4xf32>) dimensions = [1]
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A layer norm written as plain generics (TVM #9782): its mean is a sum over
+// the low matmul output accumulated in f32, and the centring reads the
+// matmul's f32 accumulator, so the statistics never run in f16.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @decomposed_layernorm
+// CHECK: %[[H:.+]] = linalg.matmul {{.*}} -> tensor<4x256xf32>
+// CHECK: %[[HL:.+]] = arith.truncf %[[H]] : tensor<4x256xf32> to tensor<4x256xf16>
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[HL]] : tensor<4x256xf16>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: linalg.generic {{.*}} ins(%[[H]], %[[SUM]] : tensor<4x256xf32>, tensor<4xf32>) outs(%{{.+}} : tensor<4x256xf32>)
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.subf %{{.+}}, %{{.+}} : f32
+// LOW-LABEL: func.func @decomposed_layernorm
+// LOW: linalg.generic {{.*}} outs(%{{.+}} : tensor<4xf16>)
+func.func @decomposed_layernorm(%x: tensor<4x256xf32>, %w: tensor<256x256xf32>, %c: tensor<4x256xf32>) -> tensor<4x256xf32> {
+  %h = linalg.matmul ins(%x, %w : tensor<4x256xf32>, tensor<256x256xf32>) outs(%c : tensor<4x256xf32>) -> tensor<4x256xf32>
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 256.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%h : tensor<4x256xf32>) outs(%z : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x256xf32>
+  %centered = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %sum : tensor<4x256xf32>, tensor<4xf32>) outs(%e2 : tensor<4x256xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %m = arith.divf %s, %n : f32
+    %d = arith.subf %v, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<4x256xf32>
+  return %centered : tensor<4x256xf32>
+}
+
+// -----
+
+// Average (sum) pooling reads low inputs into an f32 accumulator; max pooling
+// is exact and runs low.
+// CHECK-LABEL: func.func @pools
+// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x8x8x4xf16>, tensor<2x2xf16>) outs(%{{.+}} : tensor<1x4x4x4xf16>)
+// CHECK: linalg.pooling_nhwc_sum {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x4x4x4xf16>, tensor<2x2xf16>) outs(%{{.+}} : tensor<1x2x2x4xf32>)
+func.func @pools(%x: tensor<1x8x8x3xf32>, %f: tensor<1x1x3x4xf32>, %c: tensor<1x8x8x4xf32>, %k: tensor<2x2xf32>,
+                 %o1: tensor<1x4x4x4xf32>, %o2: tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %f : tensor<1x8x8x3xf32>, tensor<1x1x3x4xf32>) outs(%c : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %1 = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%0, %k : tensor<1x8x8x4xf32>, tensor<2x2xf32>) outs(%o1 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %2 = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%1, %k : tensor<1x4x4x4xf32>, tensor<2x2xf32>) outs(%o2 : tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
+  return %2 : tensor<1x2x2x4xf32>
+}
+
+// -----
+
+// A short contraction under accumulate-min-size accumulates low.
+// SIZE-LABEL: func.func @short_matmul
+// SIZE: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xf16>, tensor<8x4xf16>) outs(%{{.+}} : tensor<4x4xf16>)
+// CHECK-LABEL: func.func @short_matmul
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xf16>, tensor<8x4xf16>) outs(%{{.+}} : tensor<4x4xf32>)
+func.func @short_matmul(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
