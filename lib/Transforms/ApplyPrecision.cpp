@@ -56,9 +56,14 @@ struct EraseUnusedCast : OpRewritePattern<CastOp> {
   }
 };
 
+/// Casts between ops (not the element casts inside bodies that linalg ops
+/// compute with).
 int64_t countCasts(Operation *root) {
   int64_t n = 0;
-  root->walk([&](Operation *op) { n += isa<arith::ExtFOp, arith::TruncFOp>(op); });
+  root->walk([&](Operation *op) {
+    n += isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+         isa<FunctionOpInterface, RegionBranchOpInterface>(op->getParentOp());
+  });
   return n;
 }
 
@@ -323,7 +328,7 @@ void PrecisionRewriter::run() {
   RewritePatternSet patterns(root->getContext());
   populateAmpExactCastFoldingPatterns(patterns);
   GreedyRewriteConfig config;
-  config.enableFolding(false).setRegionSimplificationLevel(
+  config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
       GreedySimplifyRegionLevel::Disabled);
   (void)applyPatternsGreedily(root, std::move(patterns), config);
   // Constants and empty tensors left without users by the conversion.

@@ -115,10 +115,19 @@ LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
   table.addOpList(neverOps, Policy::Never);
   table.addOpList(followOps, Policy::Follow);
   table.addOpList(allowOps, Policy::Allow);
-  for (const std::string &name : table.listedOpNames())
-    if (!RegisteredOperationName::lookup(name, ctx))
+  // A name is checked against its dialect: an unknown dialect or, for a
+  // loaded dialect, an unknown op is reported. (A dialect that is registered
+  // but not loaded has no ops in the input to match.)
+  for (const std::string &name : table.listedOpNames()) {
+    StringRef dialect = StringRef(name).split('.').first;
+    bool known =
+        ctx->getLoadedDialect(dialect)
+            ? RegisteredOperationName::lookup(name, ctx).has_value()
+            : llvm::is_contained(ctx->getAvailableDialects(), dialect);
+    if (!known)
       root->emitWarning() << "mixed-precision: no registered op is named '"
                           << name << "' (listed in allow/follow/never)";
+  }
   if (!policyFile.empty()) {
     std::string error;
     if (failed(table.loadFile(ctx, policyFile, error)))

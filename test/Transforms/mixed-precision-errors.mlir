@@ -1,0 +1,46 @@
+// Bad options and bad policy files are clear errors with a non-zero exit;
+// op names no registered op has are warnings.
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=precision=f8 2>&1 | FileCheck %s --check-prefix=PRECISION
+// PRECISION: error: mixed-precision: unsupported precision 'f8'; expected 'f16' or 'bf16'
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=accumulate=f64 2>&1 | FileCheck %s --check-prefix=ACCUMULATE
+// ACCUMULATE: error: mixed-precision: unsupported accumulate 'f64'; expected 'f32' or 'low'
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=accumulate-min-size=-3 2>&1 | FileCheck %s --check-prefix=MINSIZE
+// MINSIZE: error: mixed-precision: accumulate-min-size must not be negative
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=missing-op=maybe 2>&1 | FileCheck %s --check-prefix=MISSINGOPT
+// MISSINGOPT: error: mixed-precision: unsupported missing-op 'maybe'; expected follow, never, warn or error
+// RUN: amp-opt %s --allow-unregistered-dialect --mixed-precision="never=foo.bar,math.exp" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: warning: mixed-precision: no registered op is named 'foo.bar' (listed in allow/follow/never)
+// UNKNOWN-NOT: math.exp
+//
+// Policy files: syntax and meaning errors name the file, line and column.
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/bad-syntax.json 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: error: mixed-precision: {{.*}}bad-syntax.json:4:3: Unexpected token
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/bad-policy.json 2>&1 | FileCheck %s --check-prefix=BADPOLICY
+// BADPOLICY: error: mixed-precision: {{.*}}bad-policy.json:4:34: unknown policy 'sometimes'; expected allow, follow or never
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/bad-condition.yaml 2>&1 | FileCheck %s --check-prefix=BADCOND
+// BADCOND: error: mixed-precision: {{.*}}bad-condition.yaml:5:27: expected a non-negative integer for 'min-reduction-size', got 'many'
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/no-op.yaml 2>&1 | FileCheck %s --check-prefix=NOOP
+// NOOP: error: mixed-precision: {{.*}}no-op.yaml:2:5: a rule needs an 'op' (an op name, 'dialect.*' or '*')
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/does-not-exist.json 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: error: mixed-precision: {{.*}}does-not-exist.json: cannot read policy file
+//
+// missing-op=warn names each op without a model with its count; error fails.
+// RUN: amp-opt %s --allow-unregistered-dialect --mixed-precision=missing-op=warn -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARN
+// WARN: warning: amp: ops without a model stay f32: foo.compute (2), foo.other (1)
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=missing-op=error -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERROR
+// ERROR: error: amp: ops without a model: foo.compute (2), foo.other (1)
+//
+// keep-io-types=false needs the module, where callers can be updated.
+// RUN: not amp-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(mixed-precision{keep-io-types=false}))' 2>&1 | FileCheck %s --check-prefix=NOKEEP
+// NOKEEP: error: mixed-precision: keep-io-types=false changes signatures and callers; run the pass on the module
+//
+// A policy attribute of the wrong kind is rejected by the verifier.
+// RUN: not amp-opt %S/Inputs/wrong-attribute.mlir --mixed-precision -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRONGATTR
+// WRONGATTR: error: 'amp.precision' must be an #amp.precision attribute, got "never"
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "foo.compute"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "foo.compute"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "foo.other"(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
