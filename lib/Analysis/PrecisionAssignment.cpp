@@ -277,24 +277,35 @@ void PrecisionAssignment::Impl::decideSignatures(
   // direct call inside the analysed ops, and that are private (or public
   // with keep-io-types=false).
   DenseSet<Operation *> analysed(ops.begin(), ops.end());
-  for (FunctionOpInterface func : functions) {
-    if (!changeSignatures || func.isExternal())
-      continue;
-    auto symbol = dyn_cast<SymbolOpInterface>(func.getOperation());
-    if (!symbol || (symbol.isPublic() && options->keepIOTypes))
-      continue;
-    bool onlyCalls = true;
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(symbol, root)) {
+  // Every symbol use in the root, found in one walk: a function may change
+  // only if each use of its name is a direct call the analysis sees.
+  DenseSet<StringAttr> pinnedSymbols;
+  bool usesKnown = true;
+  if (changeSignatures)
+    root->walk([&](Operation *op) {
+      // Each symbol table's uses, without descending into nested tables
+      // (which the walk reaches on its own).
+      if (op != root && !op->hasTrait<OpTrait::SymbolTable>())
+        return;
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(op);
+      if (!uses) {
+        usesKnown = false;
+        return;
+      }
       for (const SymbolTable::SymbolUse &use : *uses)
         if (!isa<CallOpInterface>(use.getUser()) ||
             !analysed.contains(use.getUser()))
-          onlyCalls = false;
-    } else {
-      onlyCalls = false;
-    }
-    if (onlyCalls)
-      changingFunctions.insert(func);
+          pinnedSymbols.insert(use.getSymbolRef().getRootReference());
+    });
+  for (FunctionOpInterface func : functions) {
+    if (!changeSignatures || !usesKnown || func.isExternal())
+      continue;
+    auto symbol = dyn_cast<SymbolOpInterface>(func.getOperation());
+    if (!symbol || (symbol.isPublic() && options->keepIOTypes) ||
+        pinnedSymbols.contains(symbol.getNameAttr()))
+      continue;
+    changingFunctions.insert(func);
   }
 
   // Arguments of fixed signatures are f32 values cast once at entry.

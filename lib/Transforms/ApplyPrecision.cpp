@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -103,6 +104,7 @@ private:
   IRRewriter rewriter;
   DenseMap<std::pair<Value, Type>, Value> casts;
   DenseMap<Operation *, SmallVector<Type>> plannedOperands;
+  SymbolTableCollection symbolTables;
   SmallVector<Operation *> toErase;
 };
 
@@ -189,7 +191,7 @@ bool PrecisionRewriter::isFixedSink(Operation *op) {
     if (auto func = dyn_cast_if_present<FunctionOpInterface>(op->getParentOp()))
       return !assignment.signatureChanges(func);
   if (auto call = dyn_cast<CallOpInterface>(op)) {
-    Operation *callee = call.resolveCallable();
+    Operation *callee = call.resolveCallableInTable(&symbolTables);
     return !callee || !assignment.signatureChanges(callee);
   }
   return false;
