@@ -102,8 +102,9 @@ struct PrecisionAssignment::Impl {
   SmallVector<GroupState> states;
 
   SmallVector<Operation *> ops;
-  DenseMap<Operation *, OpDecision> decisions;
-  DenseSet<Operation *> followOps;
+  /// Decisions parallel to `ops`, and each op's index.
+  std::vector<OpDecision> decisions;
+  DenseMap<Operation *, unsigned> opIndex;
   DenseSet<Operation *> changingFunctions;
   /// Values whose group must be f32 (fixed signatures, casts' results).
   SmallVector<Value> f32Sources;
@@ -193,7 +194,7 @@ struct PrecisionAssignment::Impl {
   void decideSignatures(ArrayRef<FunctionOpInterface> functions,
                         Operation *root, bool changeSignatures);
   void tieCalls(ArrayRef<FunctionOpInterface> functions);
-  void decide(Operation *op);
+  void decide(Operation *op, OpDecision &d);
   bool propagate();
   void resolveFreeGroups();
   void finalizeFollowOps();
@@ -440,8 +441,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   return std::nullopt;
 }
 
-void PrecisionAssignment::Impl::decide(Operation *op) {
-  OpDecision &d = decisions[op];
+void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   PrecisionAttr effective = getEffectivePrecision(op);
   d.lowType = effective && effective.getLow() ? effective.getLow()
                                               : options->lowType;
@@ -452,7 +452,8 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
     d.source = hasAmpModel(op) ? "model" : "traits";
     d.reason = "carries values: takes the type of the values it is tied to";
     // A loop-carried sum keeps its accumulator wide, like any reduction.
-    std::optional<AccumulationInfo> acc = getAccumulation(op);
+    d.accumulation = getAccumulation(op);
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
     bool lowAcc = options->accumulate == AccumulateMode::Low ||
                   (effective && effective.getAccumulate() &&
                    !(effective.getAccumulate().getWidth() >
@@ -526,7 +527,8 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
   }
 
   // The accumulator type.
-  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  d.accumulation = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
   AccumulateMode accMode = options->accumulate;
   std::string accWhy;
   if (effective && effective.getAccumulate()) {
@@ -545,9 +547,10 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
   }
   bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
 
-  // The target.
-  if (d.category != Policy::Never &&
-      !canComputeIn(op, d.lowType, getEnclosingTarget(op))) {
+  // The target (none: the CPU, which computes everything).
+  Attribute target;
+  if (d.category != Policy::Never && (target = getEnclosingTarget(op)) &&
+      !canComputeIn(op, d.lowType, target)) {
     d.category = Policy::Never;
     d.source = "target";
     d.reason = "the target cannot compute this op in ";
@@ -575,7 +578,7 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
       break;
     case Policy::Follow:
       d.mode = ComputeMode::Low;
-      followOps.insert(op);
+      d.follows = true;
       break;
     case Policy::Never:
       d.mode = ComputeMode::F32;
@@ -586,7 +589,7 @@ void PrecisionAssignment::Impl::decide(Operation *op) {
     if (std::optional<std::string> blocker =
             lowBlocker(op, d.lowType, isTrackableType)) {
       d.mode = ComputeMode::F32;
-      followOps.erase(op);
+      d.follows = false;
       d.reason = *blocker;
     }
 }
@@ -599,12 +602,11 @@ bool PrecisionAssignment::Impl::propagate() {
   bool any = false, changed = true;
   while (changed) {
     changed = false;
-    for (Operation *op : ops) {
-      const OpDecision &d = decisions[op];
+    for (auto [op, d] : llvm::zip(ops, decisions)) {
       GroupState out;
       switch (d.mode) {
       case ComputeMode::Low:
-        if (followOps.contains(op)) {
+        if (d.follows) {
           for (OpOperand &operand : op->getOpOperands())
             if (isDataOperand(op, operand.getOperandNumber()) &&
                 !isConstantValue(operand.get()))
@@ -641,11 +643,8 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
   };
   // Returns and calls with fixed f32 signatures are not asked: they cast
   // what reaches them, as cheaply as the producer would cast its inputs.
-  for (Operation *op : ops) {
-    const OpDecision &d = decisions[op];
-    std::optional<AccumulationInfo> acc;
-    if (d.mode == ComputeMode::Low || d.mode == ComputeMode::WideAccumulator)
-      acc = getAccumulation(op);
+  for (auto [op, d] : llvm::zip(ops, decisions)) {
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
     GroupState low{State::Low, d.lowType};
     FloatType accType = d.accType, lowType = d.lowType;
     GroupState wide = accType && accType.getWidth() > lowType.getWidth()
@@ -653,7 +652,7 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
                           : low;
     // A follow op wants what its decided inputs make it.
     GroupState followState;
-    if (followOps.contains(op))
+    if (d.follows)
       for (OpOperand &operand : op->getOpOperands())
         if (isDataOperand(op, operand.getOperandNumber()) &&
             !isConstantValue(operand.get()))
@@ -665,7 +664,7 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
       bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
       switch (d.mode) {
       case ComputeMode::Low:
-        if (followOps.contains(op)) {
+        if (d.follows) {
           if (followState.state != State::Free)
             want(operand.get(), followState);
         } else {
@@ -694,11 +693,10 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
 }
 
 void PrecisionAssignment::Impl::finalizeFollowOps() {
-  for (Operation *op : ops) {
-    OpDecision &d = decisions[op];
-    if (d.mode != ComputeMode::WideAccumulator && !followOps.contains(op))
+  for (auto [op, d] : llvm::zip(ops, decisions)) {
+    if (d.mode != ComputeMode::WideAccumulator && !d.follows)
       continue;
-    std::optional<AccumulationInfo> acc = getAccumulation(op);
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
     bool allLow = true;
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
@@ -712,7 +710,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
         continue;
       allLow &= s.state == State::Low && s.low == d.lowType;
     }
-    if (followOps.contains(op))
+    if (d.follows)
       for (OpResult r : op->getResults()) {
         if (!isDataResult(op, r.getResultNumber()) || !valueIds.count(r))
           continue;
@@ -720,7 +718,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
         allLow &= s.state == State::Low && s.low == d.lowType;
       }
     if (allLow) {
-      if (followOps.contains(op))
+      if (d.follows)
         d.reason += "; its inputs are low";
       continue;
     }
@@ -750,8 +748,11 @@ PrecisionAssignment::analyze(Operation *root,
   impl.options = &options;
   impl.ctx = root->getContext();
   impl.collect(root, changeSignatures);
-  for (Operation *op : impl.ops)
-    impl.decide(op);
+  impl.decisions.resize(impl.ops.size());
+  for (auto [i, op] : llvm::enumerate(impl.ops)) {
+    impl.opIndex[op] = i;
+    impl.decide(op, impl.decisions[i]);
+  }
 
   if (!impl.missingOps.empty() && (options.missingOp == MissingOpMode::Warn ||
                                    options.missingOp == MissingOpMode::Error)) {
@@ -776,13 +777,13 @@ PrecisionAssignment::analyze(Operation *root,
 }
 
 const OpDecision *PrecisionAssignment::lookup(Operation *op) const {
-  auto it = impl->decisions.find(op);
-  return it == impl->decisions.end() ? nullptr : &it->second;
+  auto it = impl->opIndex.find(op);
+  return it == impl->opIndex.end() ? nullptr : &impl->decisions[it->second];
 }
 
 OpDecision *PrecisionAssignment::lookup(Operation *op) {
-  auto it = impl->decisions.find(op);
-  return it == impl->decisions.end() ? nullptr : &it->second;
+  auto it = impl->opIndex.find(op);
+  return it == impl->opIndex.end() ? nullptr : &impl->decisions[it->second];
 }
 
 bool PrecisionAssignment::isTracked(Value value) const {

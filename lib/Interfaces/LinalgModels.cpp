@@ -13,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -86,7 +88,8 @@ int categoryRank(Policy p) {
   llvm_unreachable("unknown policy");
 }
 
-BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType) {
+BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
+                          bool computeSize = false) {
   BodySummary summary;
   Block *body = op.getBlock();
   if (!body)
@@ -154,6 +157,10 @@ BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType) {
   if (!found)
     return summary;
 
+  if (!computeSize) {
+    summary.accumulation = acc;
+    return summary;
+  }
   int64_t size = 1;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [range, iter] : llvm::zip(ranges, op.getIteratorTypesArray())) {
@@ -194,6 +201,45 @@ bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
   return acc && acc->isLossy();
 }
 
+/// True if every op of `body` is arithmetic amp converts without fail:
+/// arith and math ops (not bitcasts), with constants the type can hold.
+bool canConvertBodyInPlace(Block &body, FloatType type) {
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) &&
+        !isa<linalg::IndexOp>(op))
+      return false;
+    if (isa<arith::BitcastOp, arith::ScalingExtFOp, arith::ScalingTruncFOp>(op))
+      return false;
+    Attribute value;
+    if (matchPattern(&op, m_Constant(&value)) &&
+        isa<FloatAttr, DenseFPElementsAttr>(value) &&
+        failed(convertFloatAttr(value, type)))
+      return false;
+  }
+  return true;
+}
+
+/// Gives the body's arguments the element types of `operands` and casts the
+/// float ones to `computeType` where they are used.
+void retypeBody(RewriterBase &rewriter, Block &body, ValueRange operands,
+                FloatType computeType, Location loc) {
+  SmallVector<Type> oldTypes(body.getArgumentTypes());
+  for (auto [arg, operand] : llvm::zip(body.getArguments(), operands))
+    if (amp::detail::isFloatData(arg.getType()))
+      arg.setType(getElementTypeOrSelf(operand.getType()));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&body);
+  // An argument whose type did not change is used as the body already uses
+  // it (a body that widens its f16 inputs keeps doing so).
+  for (auto [arg, oldType] : llvm::zip(body.getArguments(), oldTypes)) {
+    if (!amp::detail::isFloatData(arg.getType()) || arg.getType() == oldType ||
+        arg.getType() == computeType || arg.use_empty())
+      continue;
+    Value cast = createFloatCast(rewriter, loc, arg, computeType);
+    rewriter.replaceAllUsesExcept(arg, cast, cast.getDefiningOp());
+  }
+}
+
 FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
                                      RewriterBase &rewriter, FloatType lowType,
                                      FloatType accType) {
@@ -224,8 +270,29 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   for (OpOperand &init : op.getDpsInitsMutable())
     resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
 
-  // Named ops rebuild their body from the new types with their own region
-  // builder, exactly as if the user had written them in low precision.
+  // Bodies of plain arithmetic are converted in place: the cheapest path,
+  // and the one every named op takes.
+  if (canConvertBodyInPlace(*op.getBlock(), computeType)) {
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperands(newOperands);
+      for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
+        result.setType(type);
+    });
+    Block &body = *op.getBlock();
+    retypeBody(rewriter, body, newOperands, computeType, loc);
+    SmallVector<Type> yieldTypes;
+    for (Type t : resultTypes)
+      yieldTypes.push_back(getElementTypeOrSelf(t));
+    LogicalResult converted =
+        convertBlockBody(rewriter, body, computeType, yieldTypes);
+    assert(succeeded(converted) && "body was checked to be convertible");
+    (void)converted;
+    return op.getOperation();
+  }
+
+  // Named ops whose body holds more than arithmetic rebuild it from the new
+  // types with their own region builder, as if the user had written them in
+  // low precision.
   auto regionBuilder = op.getRegionBuilder();
   if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp,
                             linalg::ReduceOp>(op.getOperation())) {
@@ -260,17 +327,7 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   for (auto [result, type] : llvm::zip(newOp->getResults(), resultTypes))
     result.setType(type);
   Block &body = newOp->getRegion(0).front();
-  for (auto [arg, operand] : llvm::zip(body.getArguments(), newOperands))
-    if (amp::detail::isFloatData(arg.getType()))
-      arg.setType(getElementTypeOrSelf(operand.getType()));
-  rewriter.setInsertionPointToStart(&body);
-  for (BlockArgument arg : body.getArguments()) {
-    if (!amp::detail::isFloatData(arg.getType()) || arg.getType() == computeType ||
-        arg.use_empty())
-      continue;
-    Value cast = createFloatCast(rewriter, loc, arg, computeType);
-    rewriter.replaceAllUsesExcept(arg, cast, cast.getDefiningOp());
-  }
+  retypeBody(rewriter, body, newOperands, computeType, loc);
   SmallVector<Type> yieldTypes;
   for (Type t : resultTypes)
     yieldTypes.push_back(getElementTypeOrSelf(t));
@@ -291,7 +348,8 @@ struct StructuredOpModel
   std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
     // The body's float types do not change what it accumulates.
     return summarizeBody(cast<linalg::LinalgOp>(op),
-                         Float16Type::get(op->getContext()))
+                         Float16Type::get(op->getContext()),
+                         /*computeSize=*/true)
         .accumulation;
   }
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {

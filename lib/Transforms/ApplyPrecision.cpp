@@ -96,6 +96,7 @@ private:
   void rewriteLow(Operation *op, OpDecision &d);
   void keepF32(Operation *op);
   void updateSignatures();
+  void foldCasts();
   bool isFixedSink(Operation *op);
 
   Operation *root;
@@ -217,7 +218,7 @@ void PrecisionRewriter::keepF32(Operation *op) {
 }
 
 void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
-  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
   SmallVector<Value> originals(op->getOperands());
   for (auto [i, type] : llvm::enumerate(planned(op))) {
     if (!type)
@@ -291,6 +292,26 @@ void PrecisionRewriter::updateSignatures() {
   });
 }
 
+void PrecisionRewriter::foldCasts() {
+  SmallVector<Operation *> worklist;
+  root->walk([&](Operation *op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+      worklist.push_back(op);
+  });
+  // Visit users before producers, so that a cast that loses its last user
+  // is seen after it did.
+  for (Operation *op : llvm::reverse(worklist)) {
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>();
+      if (ext && ext.getIn().getType() == trunc.getType())
+        rewriter.replaceAllUsesWith(trunc.getResult(), ext.getIn());
+    }
+  }
+  for (Operation *op : llvm::reverse(worklist))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+}
+
 void PrecisionRewriter::run() {
   int64_t castsBefore = countCasts(root);
   for (Operation *op : assignment.getOps()) {
@@ -327,12 +348,10 @@ void PrecisionRewriter::run() {
     rewriter.eraseOp(op);
   updateSignatures();
 
-  RewritePatternSet patterns(root->getContext());
-  populateAmpExactCastFoldingPatterns(patterns);
-  GreedyRewriteConfig config;
-  config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-      GreedySimplifyRegionLevel::Disabled);
-  (void)applyPatternsGreedily(root, std::move(patterns), config);
+  // Exact folds and dead casts, on the casts that can have changed: those
+  // the rewrite created and those whose users it rewrote. (A greedy driver
+  // over the whole module would cost more than the rewrite itself.)
+  foldCasts();
   // Constants and empty tensors left without users by the conversion.
   root->walk([&](Operation *op) {
     if (op->use_empty() && op->getNumResults() == 1 &&

@@ -68,6 +68,10 @@ struct OpDecision {
   FloatType lowType;
   /// The accumulator type for ops that accumulate.
   FloatType accType;
+  /// What the op's model reports about its accumulation (computed once).
+  std::optional<AccumulationInfo> accumulation;
+  /// A follow op: its mode is decided by the types of its inputs.
+  bool follows = false;
 };
 
 /// The result of the analysis.
