@@ -54,6 +54,7 @@ fi
 cmake --build "$BUILD_DIR"
 
 echo
-echo "setup: amp is built. What amp's models say about examples/mlp.mlir:"
-"$BUILD_DIR/bin/amp-opt" "$ROOT/examples/mlp.mlir" --amp-test-print-policy -o /dev/null \
-  | grep -v -E '^(arith|math|linalg\.yield)'
+echo "setup: amp is built. examples/mlp.mlir converted to mixed f16 precision,"
+echo "with the reason for every decision:"
+"$BUILD_DIR/bin/amp-opt" "$ROOT/examples/mlp.mlir" --mixed-precision=explain=true \
+  --mlir-print-op-on-diagnostic=false 2>&1

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Times the mixed-precision pass against parsing and printing the same file.
+
+For each model size it generates N transformer-like blocks (gen_model.py),
+runs `amp-opt FILE --mixed-precision --mlir-timing` several times, and takes
+the median of the parser, pass and printer times of each run, so the pass and
+its baseline are measured side by side in one process. The verifier run after
+the pass is switched off (--verify-each=false): it is the same for any pass.
+
+  bench/compile/run.py [--amp-opt build/bin/amp-opt] [--blocks 50 200 ...]
+                       [--repeat 3] [--markdown docs/Performance.md]
+"""
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def timing(amp_opt, path, extra):
+    out = subprocess.run([amp_opt, path, *extra, "--mlir-timing",
+                          "--verify-each=false", "-o", os.devnull],
+                         capture_output=True, text=True, check=True).stderr
+    times = {}
+    for name in ("Parser", "MixedPrecision", "Output"):
+        m = re.search(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+" + name + r"$", out, re.M)
+        times[name] = float(m.group(1)) if m else 0.0
+    return times
+
+
+def count_ops(amp_opt, path):
+    out = subprocess.run([amp_opt, path, "--amp-test-print-policy", "-o", os.devnull],
+                         capture_output=True, text=True, check=True).stdout
+    return out.count("\n")
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--amp-opt", default=os.path.join(ROOT, "build", "bin", "amp-opt"))
+    ap.add_argument("--blocks", type=int, nargs="+", default=[50, 200, 800, 1600, 3200])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--markdown", help="write the results table to this file")
+    args = ap.parse_args()
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for blocks in args.blocks:
+            path = os.path.join(tmp, f"model{blocks}.mlir")
+            with open(path, "w") as f:
+                subprocess.run([sys.executable, os.path.join(HERE, "gen_model.py"),
+                                str(blocks)], stdout=f, check=True)
+            ops = count_ops(args.amp_opt, path)
+            runs = [timing(args.amp_opt, path, ["--mixed-precision"])
+                    for _ in range(args.repeat)]
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            base = med["Parser"] + med["Output"]
+            rows.append({
+                "blocks": blocks, "ops": ops,
+                "parse": med["Parser"], "print": med["Output"],
+                "pass": med["MixedPrecision"],
+                "ratio": med["MixedPrecision"] / base if base else float("nan"),
+                "us_per_op": 1e6 * med["MixedPrecision"] / ops,
+            })
+            r = rows[-1]
+            print(f"{blocks:5d} blocks {ops:7d} ops  parse {r['parse']:.3f}s  "
+                  f"print {r['print']:.3f}s  pass {r['pass']:.3f}s  "
+                  f"pass/(parse+print) {r['ratio']:.2f}  {r['us_per_op']:.2f} us/op",
+                  flush=True)
+
+    if args.markdown:
+        lines = [
+            "| blocks | ops | parse (s) | print (s) | mixed-precision (s) | pass / (parse+print) | µs per op |",
+            "|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in rows:
+            lines.append(f"| {r['blocks']} | {r['ops']} | {r['parse']:.3f} | {r['print']:.3f} "
+                         f"| {r['pass']:.3f} | {r['ratio']:.2f} | {r['us_per_op']:.2f} |")
+        machine = f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
+        section = ("<!-- compile-benchmark:begin -->\n"
+                   f"Measured on: {machine}; median of {args.repeat} runs per size.\n\n"
+                   + "\n".join(lines) + "\n<!-- compile-benchmark:end -->")
+        if "<!-- compile-benchmark:begin -->" in text:
+            text = re.sub(r"<!-- compile-benchmark:begin -->.*<!-- compile-benchmark:end -->",
+                          lambda _: section, text, flags=re.S)
+        else:
+            text += "\n" + section + "\n"
+        with open(args.markdown, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
