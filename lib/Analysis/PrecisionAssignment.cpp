@@ -83,6 +83,11 @@ GroupState join(GroupState a, GroupState b) {
   return a;
 }
 
+bool hasFloatTypes(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), amp::detail::isFloatData) ||
+         llvm::any_of(op->getResultTypes(), amp::detail::isFloatData);
+}
+
 bool isCarrier(Operation *op) {
   return isa<RegionBranchOpInterface, BranchOpInterface,
              RegionBranchTerminatorOpInterface, CallOpInterface>(op) ||
@@ -195,6 +200,8 @@ struct PrecisionAssignment::Impl {
                         Operation *root, bool changeSignatures);
   void tieCalls(ArrayRef<FunctionOpInterface> functions);
   void decide(Operation *op, OpDecision &d);
+  std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
+  void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
   bool propagate();
   void resolveFreeGroups();
   void finalizeFollowOps();
@@ -441,6 +448,51 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   return std::nullopt;
 }
 
+std::optional<std::pair<Policy, std::string>>
+PrecisionAssignment::Impl::userPolicyOf(Operation *op) {
+  if (auto attr =
+          op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName()))
+    if (std::optional<Policy> p = attr.getPolicyValue())
+      return std::make_pair(*p, std::string("amp.precision"));
+  if (options->policy)
+    return options->policy->lookupPolicy(op);
+  return std::nullopt;
+}
+
+void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
+                                                bool &fromModel) {
+  bool anyUserPolicy = false;
+  std::string neverBody;
+  op->walk([&](Operation *nested) {
+    if (nested == op || !hasFloatTypes(nested))
+      return;
+    std::optional<std::pair<Policy, std::string>> user = userPolicyOf(nested);
+    anyUserPolicy |= user.has_value();
+    Policy category =
+        user ? user->first : getCategory(nested, d.lowType).category;
+    if (category == Policy::Never && neverBody.empty())
+      neverBody = (nested->getName().getStringRef() +
+                   (user ? " (" + user->second + ")" : std::string()))
+                      .str();
+  });
+  if (!anyUserPolicy)
+    return;
+  if (!neverBody.empty()) {
+    d.category = Policy::Never;
+    d.source = "body policy";
+    d.reason = "its body computes " + neverBody + ", which stays f32";
+    fromModel = false;
+    return;
+  }
+  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  if (d.category == Policy::Never && !(acc && acc->isLossy())) {
+    d.category = Policy::Follow;
+    d.source = "body policy";
+    d.reason = "user policy lets every op of its body run low";
+    fromModel = false;
+  }
+}
+
 void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   PrecisionAttr effective = getEffectivePrecision(op);
   d.lowType = effective && effective.getLow() ? effective.getLow()
@@ -525,6 +577,11 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
       d.reason = "no amp model; missing-op=follow";
     }
   }
+
+  // An op that owns its body (linalg, tensor.pad) runs its body ops in its
+  // own precision: a user's policy on a body op applies to the owner.
+  if (fromModel && op->getNumRegions() && !isa<RegionBranchOpInterface>(op))
+    applyBodyPolicy(op, d, fromModel);
 
   // The accumulator type.
   d.accumulation = getAccumulation(op);
@@ -634,29 +691,51 @@ bool PrecisionAssignment::Impl::propagate() {
 }
 
 void PrecisionAssignment::Impl::resolveFreeGroups() {
-  // What the users of each still-free group want.
+  // One sweep against program order: when an op is visited, every user of
+  // its results has been, so its free result groups take what their users
+  // want; then the op states what it wants of its own free inputs.
   DenseMap<unsigned, GroupState> wants;
   auto want = [&](Value v, GroupState s) {
     std::optional<unsigned> g = group(v);
-    if (g && states[*g].state == State::Free)
+    if (g && states[*g].state == State::Free && s.state != State::Free)
       wants[*g] = join(wants.lookup(*g), s);
   };
-  // Returns and calls with fixed f32 signatures are not asked: they cast
-  // what reaches them, as cheaply as the producer would cast its inputs.
-  for (auto [op, d] : llvm::zip(ops, decisions)) {
+  auto resolve = [&](Value v) {
+    std::optional<unsigned> g = group(v);
+    if (!g || states[*g].state != State::Free)
+      return;
+    auto it = wants.find(*g);
+    if (it != wants.end())
+      states[*g] = it->second;
+  };
+  // Fixed f32 signatures want f32: with nothing else asking, a value that
+  // only leaves the function is computed in f32, not rounded on the way.
+  for (Value v : f32Sinks)
+    want(v, {State::F32, {}});
+  for (size_t idx = ops.size(); idx-- > 0;) {
+    Operation *op = ops[idx];
+    const OpDecision &d = decisions[idx];
+    for (Value r : op->getResults())
+      resolve(r);
     const std::optional<AccumulationInfo> &acc = d.accumulation;
     GroupState low{State::Low, d.lowType};
     FloatType accType = d.accType, lowType = d.lowType;
     GroupState wide = accType && accType.getWidth() > lowType.getWidth()
                           ? GroupState{State::F32, {}}
                           : low;
-    // A follow op wants what its decided inputs make it.
+    // A follow op wants what its decided inputs make it, or else what its
+    // users made its result.
     GroupState followState;
-    if (d.follows)
+    if (d.follows) {
       for (OpOperand &operand : op->getOpOperands())
         if (isDataOperand(op, operand.getOperandNumber()) &&
             !isConstantValue(operand.get()))
           followState = join(followState, stateOf(operand.get()));
+      if (followState.state == State::Free)
+        for (OpResult r : op->getResults())
+          if (valueIds.count(r))
+            followState = join(followState, stateOf(r));
+    }
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
       if (!isDataOperand(op, i))
@@ -664,12 +743,8 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
       bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
       switch (d.mode) {
       case ComputeMode::Low:
-        if (d.follows) {
-          if (followState.state != State::Free)
-            want(operand.get(), followState);
-        } else {
-          want(operand.get(), isAcc ? wide : low);
-        }
+        want(operand.get(),
+             d.follows ? followState : (isAcc ? wide : low));
         break;
       case ComputeMode::WideAccumulator:
         want(operand.get(), isAcc ? GroupState{State::F32, {}} : low);
@@ -683,48 +758,60 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
       }
     }
   }
+  // Block arguments and values no user asked about.
   for (auto [g, s] : wants)
     if (states[g].state == State::Free)
-      states[g] = s.state == State::Free ? GroupState{} : s;
-  // Groups nobody decided go low: their values are cheapest in low storage.
+      states[g] = s;
+  // Nobody decided: f32 loses nothing and costs no cast here.
   for (unsigned g = 0, e = states.size(); g < e; ++g)
     if (find(g) == g && states[g].state == State::Free)
-      states[g] = {State::Low, options->lowType};
+      states[g] = {State::F32, {}};
 }
 
 void PrecisionAssignment::Impl::finalizeFollowOps() {
   for (auto [op, d] : llvm::zip(ops, decisions)) {
     if (d.mode != ComputeMode::WideAccumulator && !d.follows)
       continue;
+    bool wideAcc = d.mode == ComputeMode::WideAccumulator;
     const std::optional<AccumulationInfo> &acc = d.accumulation;
-    bool allLow = true;
+    // A follow op runs low when its decided inputs are all low (constants,
+    // empty tensors and fixed arguments decide nothing); with none, its
+    // result's group decides. A wide-accumulator op reads low inputs only
+    // when they are low already: rounding an f32 argument into an f32
+    // accumulator would only lose accuracy.
+    bool allLow = true, anyInput = false;
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
       if (!isDataOperand(op, i) || !valueIds.count(operand.get()))
         continue;
-      if (d.mode == ComputeMode::WideAccumulator && acc &&
-          llvm::is_contained(acc->accumulatorOperands, i))
+      if (wideAcc && acc && llvm::is_contained(acc->accumulatorOperands, i))
         continue;
-      GroupState s = stateOf(operand.get());
-      if (isConstantValue(operand.get()))
+      Value v = operand.get();
+      Operation *def = v.getDefiningOp();
+      bool isConstant = def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                                isa<tensor::EmptyOp>(def));
+      if (isConstant || (!wideAcc && entryCast.contains(v)))
         continue;
+      GroupState s = entryCast.contains(v) ? GroupState{State::F32, {}}
+                                           : stateOf(v);
+      anyInput = true;
       allLow &= s.state == State::Low && s.low == d.lowType;
     }
+    bool resultsLow = true;
     if (d.follows)
       for (OpResult r : op->getResults()) {
         if (!isDataResult(op, r.getResultNumber()) || !valueIds.count(r))
           continue;
         GroupState s = stateOf(r);
-        allLow &= s.state == State::Low && s.low == d.lowType;
+        resultsLow &= s.state == State::Low && s.low == d.lowType;
       }
-    if (allLow) {
-      if (d.follows)
-        d.reason += "; its inputs are low";
+    bool low = (anyInput ? allLow : !wideAcc) && resultsLow;
+    if (low) {
+      d.reason += anyInput ? "; its inputs are low" : "; its users are low";
       continue;
     }
-    d.reason += d.mode == ComputeMode::WideAccumulator
-                    ? "; its inputs are f32, so it stays f32"
-                    : "; follows an f32 input or result";
+    d.reason += wideAcc ? "; its inputs are f32, so it stays f32"
+                        : "; follows an f32 input or result";
     d.mode = ComputeMode::F32;
   }
 }

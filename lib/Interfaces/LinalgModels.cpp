@@ -201,6 +201,15 @@ bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
   return acc && acc->isLossy();
 }
 
+/// An input whose value the body never reads (a pooling window) is shape
+/// only, not data.
+bool isUnreadInput(linalg::LinalgOp op, OpOperand &operand) {
+  if (!op.isDpsInput(&operand) || !op.getBlock())
+    return false;
+  BlockArgument arg = op.getMatchingBlockArgument(&operand);
+  return arg && arg.use_empty();
+}
+
 /// True if every op of `body` is arithmetic amp converts without fail:
 /// arith and math ops (not bitcasts), with constants the type can hold.
 bool canConvertBodyInPlace(Block &body, FloatType type) {
@@ -254,7 +263,7 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   for (OpOperand &operand : op->getOpOperands()) {
     Type type = operand.get().getType();
     bool isInit = op.isDpsInit(&operand);
-    Type newType = amp::detail::isFloatData(type)
+    Type newType = amp::detail::isFloatData(type) && !isUnreadInput(op, operand)
                        ? withFloatElementType(type, isInit ? outType : lowType)
                        : type;
     if (!canCreateFloatCast(type, newType))
@@ -342,6 +351,11 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
 template <typename OpT>
 struct StructuredOpModel
     : AmpOpInterface::ExternalModel<StructuredOpModel<OpT>, OpT> {
+  bool isDataOperand(Operation *op, unsigned index) const {
+    OpOperand &operand = op->getOpOperand(index);
+    return amp::detail::isFloatData(operand.get().getType()) &&
+           !isUnreadInput(cast<linalg::LinalgOp>(op), operand);
+  }
   CategoryInfo getDefaultCategory(Operation *op, FloatType lowType) const {
     return linalgCategory(cast<linalg::LinalgOp>(op), lowType);
   }

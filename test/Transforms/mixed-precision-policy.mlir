@@ -107,3 +107,48 @@ func.func @unknown_op(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf
   %1 = "foo.compute"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   return %1 : tensor<4x4xf32>
 }
+
+// -----
+
+// A policy on an op inside a body applies to the op that owns the body: a
+// never body op keeps the generic f32, and with every body op allowed to run
+// low (exp made follow) the generic follows its low input.
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @body_policy
+// CHECK: linalg.generic
+// CHECK: math.exp %{{.+}} : f32
+// OPTS-LABEL: func.func @body_policy
+// OPTS: math.tanh %{{.+}} : f16
+// OPTS: math.exp %{{.+}} : f16
+// FILE-LABEL: func.func @body_policy
+// FILE: math.exp %{{.+}} : f16
+func.func @body_policy(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>, %z: tensor<1x4x4xf32>, %e: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %m = linalg.batch_matmul ins(%a, %b : tensor<1x4x8xf32>, tensor<1x8x4xf32>) outs(%z : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %c = tensor.collapse_shape %m [[0, 1], [2]] : tensor<1x4x4xf32> into tensor<4x4xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    %y = math.exp %t : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}
+
+// -----
+
+// An attribute on a body op counts too.
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @body_attribute
+// CHECK: math.tanh %{{.+}} {amp.precision = #amp.precision<policy = never>} : f32
+func.func @body_attribute(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>, %z: tensor<1x4x4xf32>, %e: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %m = linalg.batch_matmul ins(%a, %b : tensor<1x4x8xf32>, tensor<1x8x4xf32>) outs(%z : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %c = tensor.collapse_shape %m [[0, 1], [2]] : tensor<1x4x4xf32> into tensor<4x4xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x {amp.precision = #amp.precision<policy = never>} : f32
+    linalg.yield %t : f32
+  } -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}

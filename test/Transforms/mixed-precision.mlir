@@ -112,17 +112,30 @@ func.func @batch_matmul(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>, %c: tensor
 
 // -----
 
-// Integer arguments and integer arithmetic are never touched; an integer
-// conversion follows its users.
+// Integer arguments and integer arithmetic are never touched. Nothing low
+// reaches the conversion and the product, so they stay f32: rounding an f32
+// argument only to widen the result at exit would lose accuracy for nothing.
 // CHECK-LABEL: func.func @integers
+// CHECK-NOT: f16
 // CHECK: arith.addi %{{.+}}, %{{.+}} : tensor<4xi32>
-// CHECK: arith.sitofp %{{.+}} : tensor<4xi32> to tensor<4xf16>
-// CHECK: arith.mulf %{{.+}}, %{{.+}} : tensor<4xf16>
+// CHECK: arith.sitofp %{{.+}} : tensor<4xi32> to tensor<4xf32>
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : tensor<4xf32>
+// An integer conversion whose user is low follows it.
+// CHECK-LABEL: func.func @integers_into_low
+// CHECK: %[[F:.+]] = arith.sitofp %{{.+}} : tensor<4x4xi32> to tensor<4x4xf16>
+// CHECK: arith.addf %{{.+}}, %[[F]] : tensor<4x4xf16>
 func.func @integers(%i: tensor<4xi32>, %a: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>) {
   %0 = arith.addi %i, %i : tensor<4xi32>
   %1 = arith.sitofp %i : tensor<4xi32> to tensor<4xf32>
   %2 = arith.mulf %1, %a : tensor<4xf32>
   return %0, %2 : tensor<4xi32>, tensor<4xf32>
+}
+func.func @integers_into_low(%i: tensor<4x4xi32>, %a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %t = math.tanh %m : tensor<4x4xf32>
+  %f = arith.sitofp %i : tensor<4x4xi32> to tensor<4x4xf32>
+  %s = arith.addf %t, %f : tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
 }
 
 // -----
@@ -146,4 +159,19 @@ func.func @other_types(%d: f64, %h: vector<4xf16>) -> (f64, vector<4xf16>) {
   %0 = arith.addf %d, %d : f64
   %1 = arith.mulf %h, %h : vector<4xf16>
   return %0, %1 : f64, vector<4xf16>
+}
+
+// -----
+
+// Ops whose only inputs are f32 arguments stay f32: rounding the arguments
+// would lose accuracy and cost casts for nothing. A sum of an argument keeps
+// reading f32.
+// CHECK-LABEL: func.func @arguments_only
+// CHECK-NOT: f16
+// CHECK: arith.addf %{{.+}}, %{{.+}} : tensor<16xf32>
+// CHECK: linalg.reduce { arith.addf } ins(%{{.+}} : tensor<4x16xf32>)
+func.func @arguments_only(%a: tensor<16xf32>, %b: tensor<16xf32>, %x: tensor<4x16xf32>, %r: tensor<4xf32>) -> (tensor<16xf32>, tensor<4xf32>) {
+  %0 = arith.addf %a, %b : tensor<16xf32>
+  %1 = linalg.reduce { arith.addf } ins(%x : tensor<4x16xf32>) outs(%r : tensor<4xf32>) dimensions = [1]
+  return %0, %1 : tensor<16xf32>, tensor<4xf32>
 }
