@@ -401,11 +401,12 @@ static std::pair<Operation *, PrecisionAttr> findScopePolicy(Operation *op) {
 /// Why an op that would run low cannot: an operand or result amp cannot
 /// cast, a constant or attribute the low type cannot hold.
 static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
+                                             const OpDecision &d,
                                              bool (*trackable)(Type)) {
   for (OpOperand &operand : op->getOpOperands()) {
     unsigned i = operand.getOperandNumber();
     Type type = operand.get().getType();
-    if (!isDataOperand(op, i))
+    if (!d.dataOperands[i])
       continue;
     FloatType elt = getFloatElementType(type);
     if (!trackable(type) && elt && !elt.isF16() && !elt.isBF16())
@@ -425,7 +426,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   }
   for (OpResult result : op->getResults()) {
     FloatType elt = getFloatElementType(result.getType());
-    if (isDataResult(op, result.getResultNumber()) &&
+    if (d.dataResults[result.getResultNumber()] &&
         !trackable(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
       return std::string("a result is not an f32 scalar, vector or ranked "
                          "tensor");
@@ -462,12 +463,20 @@ PrecisionAssignment::Impl::userPolicyOf(Operation *op) {
 void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
                                                 bool &fromModel) {
   bool anyUserPolicy = false;
+  bool tableIsEmpty = !options->policy || options->policy->empty();
+  op->walk([&](Operation *nested) {
+    if (nested == op || anyUserPolicy)
+      return;
+    anyUserPolicy = nested->hasAttr(AmpDialect::getPrecisionAttrName()) ||
+                    (!tableIsEmpty && userPolicyOf(nested));
+  });
+  if (!anyUserPolicy)
+    return;
   std::string neverBody;
   op->walk([&](Operation *nested) {
     if (nested == op || !hasFloatTypes(nested))
       return;
     std::optional<std::pair<Policy, std::string>> user = userPolicyOf(nested);
-    anyUserPolicy |= user.has_value();
     Policy category =
         user ? user->first : getCategory(nested, d.lowType).category;
     if (category == Policy::Never && neverBody.empty())
@@ -475,8 +484,6 @@ void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
                    (user ? " (" + user->second + ")" : std::string()))
                       .str();
   });
-  if (!anyUserPolicy)
-    return;
   if (!neverBody.empty()) {
     d.category = Policy::Never;
     d.source = "body policy";
@@ -494,6 +501,12 @@ void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
 }
 
 void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
+  d.dataOperands.resize(op->getNumOperands());
+  d.dataResults.resize(op->getNumResults());
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+    d.dataOperands[i] = isDataOperand(op, i);
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    d.dataResults[i] = isDataResult(op, i);
   PrecisionAttr effective = getEffectivePrecision(op);
   d.lowType = effective && effective.getLow() ? effective.getLow()
                                               : options->lowType;
@@ -522,10 +535,10 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   }
   bool hasData = false;
   for (OpOperand &operand : op->getOpOperands())
-    hasData |= isDataOperand(op, operand.getOperandNumber()) &&
+    hasData |= d.dataOperands[operand.getOperandNumber()] &&
                valueIds.count(operand.get());
   for (OpResult result : op->getResults())
-    hasData |= isDataResult(op, result.getResultNumber()) &&
+    hasData |= d.dataResults[result.getResultNumber()] &&
                valueIds.count(result);
   if (op->hasTrait<OpTrait::ConstantLike>() && hasData) {
     d.mode = ComputeMode::Constant;
@@ -644,7 +657,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   }
   if (d.mode != ComputeMode::F32)
     if (std::optional<std::string> blocker =
-            lowBlocker(op, d.lowType, isTrackableType)) {
+            lowBlocker(op, d.lowType, d, isTrackableType)) {
       d.mode = ComputeMode::F32;
       d.follows = false;
       d.reason = *blocker;
@@ -665,7 +678,7 @@ bool PrecisionAssignment::Impl::propagate() {
       case ComputeMode::Low:
         if (d.follows) {
           for (OpOperand &operand : op->getOpOperands())
-            if (isDataOperand(op, operand.getOperandNumber()) &&
+            if (d.dataOperands[operand.getOperandNumber()] &&
                 !isConstantValue(operand.get()))
               out = join(out, stateOf(operand.get()).state == State::Free
                                   ? GroupState{}
@@ -682,7 +695,7 @@ bool PrecisionAssignment::Impl::propagate() {
         continue;
       }
       for (OpResult r : op->getResults())
-        if (isDataResult(op, r.getResultNumber()))
+        if (d.dataResults[r.getResultNumber()])
           changed |= contribute(r, out);
     }
     any |= changed;
@@ -728,7 +741,7 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
     GroupState followState;
     if (d.follows) {
       for (OpOperand &operand : op->getOpOperands())
-        if (isDataOperand(op, operand.getOperandNumber()) &&
+        if (d.dataOperands[operand.getOperandNumber()] &&
             !isConstantValue(operand.get()))
           followState = join(followState, stateOf(operand.get()));
       if (followState.state == State::Free)
@@ -738,7 +751,7 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
     }
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
-      if (!isDataOperand(op, i))
+      if (!d.dataOperands[i])
         continue;
       bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
       switch (d.mode) {
@@ -782,7 +795,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
     bool allLow = true, anyInput = false;
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
-      if (!isDataOperand(op, i) || !valueIds.count(operand.get()))
+      if (!d.dataOperands[i] || !valueIds.count(operand.get()))
         continue;
       if (wideAcc && acc && llvm::is_contained(acc->accumulatorOperands, i))
         continue;
@@ -800,7 +813,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
     bool resultsLow = true;
     if (d.follows)
       for (OpResult r : op->getResults()) {
-        if (!isDataResult(op, r.getResultNumber()) || !valueIds.count(r))
+        if (!d.dataResults[r.getResultNumber()] || !valueIds.count(r))
           continue;
         GroupState s = stateOf(r);
         resultsLow &= s.state == State::Low && s.low == d.lowType;

@@ -223,7 +223,7 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
   for (auto [i, type] : llvm::enumerate(planned(op))) {
     if (!type)
       continue;
-    if (!isDataOperand(op, i)) {
+    if (!d.dataOperands[i]) {
       setOperand(op, i, asF32(type));
       continue;
     }

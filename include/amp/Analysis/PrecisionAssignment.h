@@ -17,6 +17,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <memory>
 #include <string>
@@ -72,6 +73,8 @@ struct OpDecision {
   std::optional<AccumulationInfo> accumulation;
   /// A follow op: its mode is decided by the types of its inputs.
   bool follows = false;
+  /// Which operands and results are data (AmpOpInterface, asked once).
+  llvm::SmallBitVector dataOperands, dataResults;
 };
 
 /// The result of the analysis.
