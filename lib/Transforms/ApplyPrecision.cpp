@@ -1,6 +1,7 @@
 //===- ApplyPrecision.cpp - Rewrite a program to its assigned precision ---===//
 
 #include "amp/Transforms/ApplyPrecision.h"
+#include "amp/Transforms/CastFolding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -348,10 +349,10 @@ void PrecisionRewriter::run() {
     rewriter.eraseOp(op);
   updateSignatures();
 
-  // Exact folds and dead casts, on the casts that can have changed: those
-  // the rewrite created and those whose users it rewrote. (A greedy driver
-  // over the whole module would cost more than the rewrite itself.)
+  // Exact folds and dead casts; the full cast folding runs on casts only
+  // (a greedy driver over the whole module would cost more than the rewrite).
   foldCasts();
+  foldAmpCasts(root);
   // Constants and empty tensors left without users by the conversion.
   root->walk([&](Operation *op) {
     if (op->use_empty() && op->getNumResults() == 1 &&

@@ -95,4 +95,33 @@ def MixedPrecision : Pass<"mixed-precision"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FoldCasts : Pass<"amp-fold-casts"> {
+  let summary = "Fold, merge and move arith.extf/truncf casts exactly";
+  let description = [{
+    Applies amp's cast folding patterns (`populateAmpCastFoldingPatterns`)
+    with the upstream arith folders. Every rewrite keeps the program's
+    values bit for bit:
+
+    * `truncf(extf(x)) -> x` when the types match (upstream folder);
+      `extf(extf(x)) -> extf(x)`;
+    * casts of dense and splat constants are folded at compile time (the
+      constant is rounded exactly as the cast would round it at run time);
+    * identical casts of one value in a block are merged;
+    * a cast moves across data movement to the side where the tensor is
+      smaller: `extract_slice`/`extract` of a cast becomes a cast of the
+      slice; a cast of `linalg.broadcast` or `tensor.pad` becomes a
+      broadcast or pad of the cast; a cast pair around a reshape
+      (`truncf(collapse_shape(extf(x)))`) disappears;
+    * `truncf(op(extf(a), extf(b))) -> op(a, b)` for `addf`, `subf`,
+      `mulf`, `divf`, `negf`, `absf`, `sqrt`, `max`/`min`, from f32 to f16 or
+      bf16: the f32 result rounded once is the correctly rounded low result
+      (f32's 24 bits are at least 2p + 2 for p = 11 and 8), so computing in
+      low precision gives the same bits.
+
+    Lossy rewrites are never applied: `extf(truncf(x))` is not `x`, and
+    `truncf(truncf(x))` rounds twice.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

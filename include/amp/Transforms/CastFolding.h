@@ -1,0 +1,24 @@
+//===- CastFolding.h - Exact cast folding patterns --------------*- C++ -*-===//
+
+#ifndef AMP_TRANSFORMS_CASTFOLDING_H
+#define AMP_TRANSFORMS_CASTFOLDING_H
+
+namespace mlir {
+class Operation;
+class RewritePatternSet;
+namespace amp {
+
+/// Patterns that fold, merge and move arith.extf/arith.truncf casts without
+/// changing any value the program computes (see the amp-fold-casts pass).
+/// They are meant to run with folding enabled, so that the upstream arith
+/// folders (truncf(extf(x)) -> x, exact constant casts) apply too.
+void populateAmpCastFoldingPatterns(RewritePatternSet &patterns);
+
+/// Applies those patterns and the upstream cast folders to the casts nested
+/// in `root` (and the casts they create), touching no other op.
+void foldAmpCasts(Operation *root);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TRANSFORMS_CASTFOLDING_H

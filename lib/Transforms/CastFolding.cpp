@@ -1,0 +1,310 @@
+//===- CastFolding.cpp - Exact cast folding patterns ----------------------===//
+//
+// Every pattern here keeps each value the program computes bit for bit; the
+// exactness argument is given with each one and in docs/CastFolding.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/CastFolding.h"
+
+#include "amp/Interfaces/AmpOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Rounds every value of a float attribute to `type` the way a runtime cast
+/// does (nearest-even; overflow gives infinity, as the cast would).
+Attribute roundFloatAttr(Attribute attr, FloatType type) {
+  auto round = [&](APFloat v) {
+    bool losesInfo;
+    v.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return v;
+  };
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return FloatAttr::get(type, round(f.getValue()));
+  if (auto d = dyn_cast<DenseFPElementsAttr>(attr))
+    return d.mapValues(type, [&](const APFloat &v) {
+      return round(v).bitcastToAPInt();
+    });
+  return {};
+}
+
+/// Erases `value`'s defining op, and then its operands' defining ops, while
+/// they have no users left and no side effects.
+void eraseDeadChain(PatternRewriter &rewriter, Value value) {
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !def->use_empty() || !isPure(def))
+      continue;
+    SmallVector<Value> operands(def->getOperands());
+    rewriter.eraseOp(def);
+    llvm::append_range(worklist, operands);
+  }
+}
+
+/// extf(extf(x)) -> extf(x): every value of the narrowest type is exact in
+/// both wider types.
+struct FoldExtOfExt : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ExtFOp ext,
+                                PatternRewriter &rewriter) const override {
+    auto inner = ext.getIn().getDefiningOp<arith::ExtFOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(ext, "operand is not an extf");
+    rewriter.replaceOpWithNewOp<arith::ExtFOp>(ext, ext.getType(),
+                                               inner.getIn());
+    eraseDeadChain(rewriter, inner);
+    return success();
+  }
+};
+
+/// cast(constant) -> constant: the constant is rounded exactly as the cast
+/// would round it at run time.
+template <typename CastOp>
+struct FoldCastOfConstant : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute value;
+    if (!matchPattern(op.getIn(), m_Constant(&value)))
+      return rewriter.notifyMatchFailure(op, "operand is not a constant");
+    auto elt = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    Attribute rounded = elt ? roundFloatAttr(value, elt) : Attribute();
+    if (!rounded)
+      return rewriter.notifyMatchFailure(op, "not a float constant");
+    Value source = op.getIn();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(),
+                                                   cast<TypedAttr>(rounded));
+    eraseDeadChain(rewriter, source);
+    return success();
+  }
+};
+
+/// Two identical casts of one value in one block: the later one reuses the
+/// earlier.
+template <typename CastOp>
+struct MergeIdenticalCasts : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Operation *user : op.getIn().getUsers()) {
+      if (user == op.getOperation() || user->getName() != op->getName() ||
+          user->getResultTypes() != op->getResultTypes() ||
+          user->getBlock() != op->getBlock() ||
+          !user->isBeforeInBlock(op.getOperation()))
+        continue;
+      rewriter.replaceOp(op, user->getResults());
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no earlier identical cast");
+  }
+};
+
+/// Ops that pick or reshape elements of their first operand without
+/// arithmetic, whose result element type is the operand's.
+bool isElementPreservingMove(Operation *op) {
+  return isa<tensor::ExtractSliceOp, tensor::ExtractOp,
+             tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp>(
+      op);
+}
+
+/// A move of a cast's only result becomes a cast of the move: a slice or an
+/// element is cast instead of the whole tensor. Exact: casts commute with
+/// moving elements.
+template <typename CastOp>
+struct CastAfterSlice : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "cast has several users");
+    Operation *move = *op->getUsers().begin();
+    if (!isa<tensor::ExtractSliceOp, tensor::ExtractOp>(move) ||
+        move->getOperand(0) != op.getResult())
+      return rewriter.notifyMatchFailure(op, "user does not shrink it");
+    Type oldResult = move->getResult(0).getType();
+    auto srcElt = cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
+    rewriter.setInsertionPoint(move);
+    Operation *newMove = rewriter.clone(*move);
+    newMove->setOperand(0, op.getIn());
+    newMove->getResult(0).setType(withFloatElementType(oldResult, srcElt));
+    Value cast = CastOp::create(rewriter, op.getLoc(), oldResult,
+                                newMove->getResult(0));
+    rewriter.replaceOp(move, cast);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A cast of a broadcast (or pad) becomes a broadcast (pad) of the cast: the
+/// smaller tensor is cast.
+template <typename CastOp>
+struct CastBeforeBroadcast : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto bcast = op.getIn().template getDefiningOp<linalg::BroadcastOp>();
+    if (!bcast || !bcast->hasOneUse() ||
+        !bcast.getInit().template getDefiningOp<tensor::EmptyOp>())
+      return rewriter.notifyMatchFailure(op, "not a broadcast into empty");
+    auto elt = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    Value input = CastOp::create(
+        rewriter, op.getLoc(),
+        withFloatElementType(bcast.getInput().getType(), elt),
+        bcast.getInput());
+    auto empty = bcast.getInit().template getDefiningOp<tensor::EmptyOp>();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), op.getType(),
+                                         empty.getDynamicSizes());
+    auto newBcast = linalg::BroadcastOp::create(
+        rewriter, bcast.getLoc(), input, init, bcast.getDimensions());
+    rewriter.replaceOp(op, newBcast->getResults());
+    return success();
+  }
+};
+
+template <typename CastOp>
+struct CastBeforePad : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto pad = op.getIn().template getDefiningOp<tensor::PadOp>();
+    if (!pad || !pad->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not a pad with one user");
+    Value padValue = pad.getConstantPaddingValue();
+    Attribute padAttr;
+    if (!padValue || !matchPattern(padValue, m_Constant(&padAttr)))
+      return rewriter.notifyMatchFailure(op, "padding is not a constant");
+    auto elt = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    Attribute rounded = roundFloatAttr(padAttr, elt);
+    if (!rounded)
+      return rewriter.notifyMatchFailure(op, "padding is not a float");
+    Value source = CastOp::create(
+        rewriter, op.getLoc(),
+        withFloatElementType(pad.getSource().getType(), elt),
+        pad.getSource());
+    Value newPadValue = arith::ConstantOp::create(
+        rewriter, op.getLoc(), elt, cast<TypedAttr>(rounded));
+    auto newPad = tensor::PadOp::create(
+        rewriter, pad.getLoc(), cast<RankedTensorType>(op.getType()), source,
+        pad.getMixedLowPad(), pad.getMixedHighPad(), newPadValue,
+        pad.getNofold());
+    rewriter.replaceOp(op, newPad->getResults());
+    return success();
+  }
+};
+
+/// truncf(move(extf(x))) -> move(x) when the round trip is exact (x has the
+/// truncf's element type) and the move is an element-preserving reshape.
+struct FoldCastPairAroundMove : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp trunc,
+                                PatternRewriter &rewriter) const override {
+    Operation *move = trunc.getIn().getDefiningOp();
+    if (!move || !isElementPreservingMove(move) || !move->hasOneUse())
+      return rewriter.notifyMatchFailure(trunc, "not a move with one user");
+    auto ext = move->getOperand(0).getDefiningOp<arith::ExtFOp>();
+    auto elt = cast<FloatType>(getElementTypeOrSelf(trunc.getType()));
+    if (!ext || getElementTypeOrSelf(ext.getIn().getType()) != elt)
+      return rewriter.notifyMatchFailure(trunc, "no exact extf round trip");
+    rewriter.setInsertionPoint(trunc);
+    Operation *newMove = rewriter.clone(*move);
+    newMove->setOperand(0, ext.getIn());
+    newMove->getResult(0).setType(trunc.getType());
+    rewriter.replaceOp(trunc, newMove->getResults());
+    eraseDeadChain(rewriter, move->getResult(0));
+    return success();
+  }
+};
+
+/// truncf(op(extf(a), extf(b))) -> op(a, b) for correctly rounded f32
+/// arithmetic and f16/bf16 results: with p-bit targets and f32's 24 bits
+/// (>= 2p + 2), rounding the f32 result once gives the correctly rounded
+/// low-precision result, which is what op computes on a and b directly.
+struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp trunc,
+                                PatternRewriter &rewriter) const override {
+    Operation *op = trunc.getIn().getDefiningOp();
+    if (!op || !op->hasOneUse() ||
+        !isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+             arith::MaxNumFOp, arith::MinNumFOp, math::AbsFOp, math::SqrtOp>(
+            op))
+      return rewriter.notifyMatchFailure(trunc, "not exact arithmetic");
+    auto low = cast<FloatType>(getElementTypeOrSelf(trunc.getType()));
+    if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32() ||
+        !(low.isF16() || low.isBF16()))
+      return rewriter.notifyMatchFailure(trunc, "not f32 to f16/bf16");
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      if (auto ext = v.getDefiningOp<arith::ExtFOp>();
+          ext && ext.getIn().getType() == trunc.getType()) {
+        operands.push_back(ext.getIn());
+        continue;
+      }
+      // A constant the low type holds exactly.
+      Attribute value;
+      FailureOr<Attribute> converted;
+      if (matchPattern(v, m_Constant(&value)) &&
+          succeeded(converted = convertFloatAttr(value, low)) &&
+          roundFloatAttr(*converted, cast<FloatType>(getElementTypeOrSelf(
+                                         v.getType()))) == value) {
+        operands.push_back(arith::ConstantOp::create(
+            rewriter, v.getLoc(), cast<TypedAttr>(*converted)));
+        continue;
+      }
+      return rewriter.notifyMatchFailure(trunc, "operand is not a widened "
+                                                "low value");
+    }
+    OperationState state(op->getLoc(), op->getName(), operands,
+                         {trunc.getType()}, op->getAttrs());
+    rewriter.replaceOp(trunc, rewriter.create(state)->getResults());
+    eraseDeadChain(rewriter, op->getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::amp::populateAmpCastFoldingPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FoldExtOfExt, FoldCastOfConstant<arith::ExtFOp>,
+               FoldCastOfConstant<arith::TruncFOp>,
+               MergeIdenticalCasts<arith::ExtFOp>,
+               MergeIdenticalCasts<arith::TruncFOp>,
+               CastAfterSlice<arith::ExtFOp>, CastAfterSlice<arith::TruncFOp>,
+               CastBeforeBroadcast<arith::ExtFOp>,
+               CastBeforeBroadcast<arith::TruncFOp>,
+               CastBeforePad<arith::ExtFOp>, CastBeforePad<arith::TruncFOp>,
+               FoldCastPairAroundMove, ComputeLowWhenExact>(ctx);
+}
+
+void mlir::amp::foldAmpCasts(Operation *root) {
+  SmallVector<Operation *> casts;
+  root->walk([&](Operation *op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+      casts.push_back(op);
+  });
+  if (casts.empty())
+    return;
+  RewritePatternSet patterns(root->getContext());
+  populateAmpCastFoldingPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .enableConstantCSE(false);
+  (void)applyOpPatternsGreedily(casts, std::move(patterns), config);
+}

@@ -1,0 +1,161 @@
+// RUN: amp-opt %s --split-input-file --amp-fold-casts | FileCheck %s
+
+// An exact round trip disappears (upstream folder).
+// CHECK-LABEL: func.func @trunc_of_ext
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf16>)
+// CHECK-NEXT: return %[[X]]
+func.func @trunc_of_ext(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = arith.extf %x : tensor<4xf16> to tensor<4xf32>
+  %1 = arith.truncf %0 : tensor<4xf32> to tensor<4xf16>
+  return %1 : tensor<4xf16>
+}
+
+// -----
+
+// Widening twice is widening once.
+// CHECK-LABEL: func.func @ext_of_ext
+// CHECK-NEXT: %[[E:.+]] = arith.extf %{{.+}} : tensor<4xf16> to tensor<4xf64>
+// CHECK-NEXT: return %[[E]]
+func.func @ext_of_ext(%x: tensor<4xf16>) -> tensor<4xf64> {
+  %0 = arith.extf %x : tensor<4xf16> to tensor<4xf32>
+  %1 = arith.extf %0 : tensor<4xf32> to tensor<4xf64>
+  return %1 : tensor<4xf64>
+}
+
+// -----
+
+// Casts of constants fold at compile time, rounded as the cast rounds them
+// (0.1 to its nearest f16, 70000 to inf, exactly what the cast computes).
+// CHECK-LABEL: func.func @constants
+// CHECK-DAG: arith.constant dense<[9.997550e-02, 1.000000e+00, 0x7C00]> : tensor<3xf16>
+// CHECK-DAG: arith.constant dense<[0.100097656, 2.500000e+00, 1.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: arith.constant 3.140630e+00 : bf16
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+func.func @constants() -> (tensor<3xf16>, tensor<3xf32>, bf16) {
+  %c = arith.constant dense<[0.1, 1.0, 70000.0]> : tensor<3xf32>
+  %0 = arith.truncf %c : tensor<3xf32> to tensor<3xf16>
+  %h = arith.constant dense<[0.1001, 2.5, 1.0]> : tensor<3xf16>
+  %1 = arith.extf %h : tensor<3xf16> to tensor<3xf32>
+  %s = arith.constant 3.14159 : f32
+  %2 = arith.truncf %s : f32 to bf16
+  return %0, %1, %2 : tensor<3xf16>, tensor<3xf32>, bf16
+}
+
+// -----
+
+// Identical casts of one value are merged.
+// CHECK-LABEL: func.func @identical
+// CHECK: %[[T:.+]] = arith.truncf %{{.+}} : tensor<4xf32> to tensor<4xf16>
+// CHECK-NOT: arith.truncf
+// CHECK: arith.addf %[[T]], %[[T]]
+func.func @identical(%x: tensor<4xf32>) -> tensor<4xf16> {
+  %0 = arith.truncf %x : tensor<4xf32> to tensor<4xf16>
+  %1 = arith.truncf %x : tensor<4xf32> to tensor<4xf16>
+  %2 = arith.addf %0, %1 : tensor<4xf16>
+  return %2 : tensor<4xf16>
+}
+
+// -----
+
+// A cast moves to the smaller side of data movement: the slice and the
+// element are cast, not the whole tensor.
+// CHECK-LABEL: func.func @slice_then_cast
+// CHECK-SAME: (%[[X:.+]]: tensor<64x64xf32>, %[[Y:.+]]: tensor<64x64xf32>, %[[I:.+]]: index)
+// CHECK-NOT: tensor<64x64xf16>
+// CHECK: %[[S:.+]] = tensor.extract_slice %[[X]][0, 0] [4, 64] [1, 1] : tensor<64x64xf32> to tensor<4x64xf32>
+// CHECK: arith.truncf %[[S]] : tensor<4x64xf32> to tensor<4x64xf16>
+// CHECK: %[[E:.+]] = tensor.extract %[[Y]][%[[I]], %[[I]]] : tensor<64x64xf32>
+// CHECK: arith.truncf %[[E]] : f32 to f16
+func.func @slice_then_cast(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %i: index) -> (tensor<4x64xf16>, f16) {
+  %0 = arith.truncf %x : tensor<64x64xf32> to tensor<64x64xf16>
+  %1 = tensor.extract_slice %0[0, 0] [4, 64] [1, 1] : tensor<64x64xf16> to tensor<4x64xf16>
+  %2 = arith.truncf %y : tensor<64x64xf32> to tensor<64x64xf16>
+  %3 = tensor.extract %2[%i, %i] : tensor<64x64xf16>
+  return %1, %3 : tensor<4x64xf16>, f16
+}
+
+// -----
+
+// A cast of a broadcast or a pad becomes a broadcast or pad of the cast.
+// CHECK-LABEL: func.func @cast_before_growth
+// CHECK: %[[V:.+]] = arith.extf %{{.+}} : tensor<8xf16> to tensor<8xf32>
+// CHECK: linalg.broadcast ins(%[[V]] : tensor<8xf32>) outs(%{{.+}} : tensor<16x8xf32>) dimensions = [0]
+// CHECK: %[[P:.+]] = arith.extf %{{.+}} : tensor<4xf16> to tensor<4xf32>
+// CHECK: tensor.pad %[[P]] low[2] high[2]
+// CHECK: tensor.yield %{{.+}} : f32
+func.func @cast_before_growth(%v: tensor<8xf16>, %p: tensor<4xf16>) -> (tensor<16x8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<16x8xf16>
+  %b = linalg.broadcast ins(%v : tensor<8xf16>) outs(%e : tensor<16x8xf16>) dimensions = [0]
+  %0 = arith.extf %b : tensor<16x8xf16> to tensor<16x8xf32>
+  %z = arith.constant 0.0 : f16
+  %q = tensor.pad %p low[2] high[2] {
+  ^bb0(%i: index):
+    tensor.yield %z : f16
+  } : tensor<4xf16> to tensor<8xf16>
+  %1 = arith.extf %q : tensor<8xf16> to tensor<8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A cast pair around a reshape disappears.
+// CHECK-LABEL: func.func @pair_around_reshape
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xbf16>)
+// CHECK-NEXT: %[[C:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<4x8xbf16> into tensor<32xbf16>
+// CHECK-NEXT: return %[[C]]
+func.func @pair_around_reshape(%x: tensor<4x8xbf16>) -> tensor<32xbf16> {
+  %0 = arith.extf %x : tensor<4x8xbf16> to tensor<4x8xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %2 = arith.truncf %1 : tensor<32xf32> to tensor<32xbf16>
+  return %2 : tensor<32xbf16>
+}
+
+// -----
+
+// Correctly rounded arithmetic moves into the low type: f32 has at least
+// 2p + 2 bits for f16 and bf16, so rounding the f32 result once equals
+// computing in the low type. An exactly representable constant comes along.
+// CHECK-LABEL: func.func @exact_arithmetic
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf16>, %[[B:.+]]: tensor<4xf16>)
+// CHECK-DAG: %[[C:.+]] = arith.constant dense<2.500000e-01> : tensor<4xf16>
+// CHECK-DAG: %[[S:.+]] = arith.addf %[[A]], %[[B]] : tensor<4xf16>
+// CHECK: arith.mulf %[[S]], %[[C]] : tensor<4xf16>
+// CHECK-NOT: arith.extf
+func.func @exact_arithmetic(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf16> {
+  %ea = arith.extf %a : tensor<4xf16> to tensor<4xf32>
+  %eb = arith.extf %b : tensor<4xf16> to tensor<4xf32>
+  %s = arith.addf %ea, %eb : tensor<4xf32>
+  %ts = arith.truncf %s : tensor<4xf32> to tensor<4xf16>
+  %es = arith.extf %ts : tensor<4xf16> to tensor<4xf32>
+  %q = arith.constant dense<0.25> : tensor<4xf32>
+  %m = arith.mulf %es, %q : tensor<4xf32>
+  %t = arith.truncf %m : tensor<4xf32> to tensor<4xf16>
+  return %t : tensor<4xf16>
+}
+
+// -----
+
+// What must NOT change: lossy pairs a user wrote stay.
+// extf(truncf(x)) is not x; truncf(truncf(x)) rounds twice; exp is not
+// correctly rounded; a constant f16 cannot hold stays an f32 operand.
+// CHECK-LABEL: func.func @lossy_stays
+// CHECK: %[[T:.+]] = arith.truncf %{{.+}} : tensor<4xf32> to tensor<4xf16>
+// CHECK: arith.extf %[[T]] : tensor<4xf16> to tensor<4xf32>
+// CHECK: %[[D:.+]] = arith.truncf %{{.+}} : tensor<4xf64> to tensor<4xf32>
+// CHECK: arith.truncf %[[D]] : tensor<4xf32> to tensor<4xf16>
+// CHECK: math.exp %{{.+}} : tensor<4xf32>
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : tensor<4xf32>
+func.func @lossy_stays(%x: tensor<4xf32>, %d: tensor<4xf64>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>) {
+  %0 = arith.truncf %x : tensor<4xf32> to tensor<4xf16>
+  %1 = arith.extf %0 : tensor<4xf16> to tensor<4xf32>
+  %2 = arith.truncf %d : tensor<4xf64> to tensor<4xf32>
+  %3 = arith.truncf %2 : tensor<4xf32> to tensor<4xf16>
+  %e = arith.extf %h : tensor<4xf16> to tensor<4xf32>
+  %4 = math.exp %e : tensor<4xf32>
+  %5 = arith.truncf %4 : tensor<4xf32> to tensor<4xf16>
+  %c = arith.constant dense<0.1> : tensor<4xf32>
+  %6 = arith.mulf %e, %c : tensor<4xf32>
+  %7 = arith.truncf %6 : tensor<4xf32> to tensor<4xf16>
+  return %1, %3, %5, %7 : tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
