@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/PrecisionAssignment.h"
+#include "amp/Analysis/MinCut.h"
 #include "amp/Interfaces/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -202,7 +203,9 @@ struct PrecisionAssignment::Impl {
   void decide(Operation *op, OpDecision &d);
   std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
   void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
-  bool propagate();
+  bool propagate(bool fixedOnly = false);
+  void placeNaively();
+  void placeOptimally(Operation *root);
   void resolveFreeGroups();
   void finalizeFollowOps();
 };
@@ -668,7 +671,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
 // Steps 3 and 4: states
 //===----------------------------------------------------------------------===//
 
-bool PrecisionAssignment::Impl::propagate() {
+bool PrecisionAssignment::Impl::propagate(bool fixedOnly) {
   bool any = false, changed = true;
   while (changed) {
     changed = false;
@@ -676,6 +679,8 @@ bool PrecisionAssignment::Impl::propagate() {
       GroupState out;
       switch (d.mode) {
       case ComputeMode::Low:
+        if (d.follows && fixedOnly)
+          continue;
         if (d.follows) {
           for (OpOperand &operand : op->getOpOperands())
             if (d.dataOperands[operand.getOperandNumber()] &&
@@ -694,9 +699,18 @@ bool PrecisionAssignment::Impl::propagate() {
       default:
         continue;
       }
-      for (OpResult r : op->getResults())
-        if (d.dataResults[r.getResultNumber()])
-          changed |= contribute(r, out);
+      for (OpResult r : op->getResults()) {
+        if (!d.dataResults[r.getResultNumber()])
+          continue;
+        // For the optimal placement a wide accumulator result is an f32
+        // value: rounding it for low users is one more cast to place.
+        bool wideResult = fixedOnly && d.mode == ComputeMode::Low &&
+                          d.accumulation &&
+                          llvm::is_contained(d.accumulation->accumulatorResults,
+                                             r.getResultNumber()) &&
+                          d.accType.getWidth() > d.lowType.getWidth();
+        changed |= contribute(r, wideResult ? GroupState{State::F32, {}} : out);
+      }
     }
     any |= changed;
   }
@@ -830,6 +844,260 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
 }
 
 //===----------------------------------------------------------------------===//
+// Naive and optimal placement
+//===----------------------------------------------------------------------===//
+
+void PrecisionAssignment::Impl::placeNaively() {
+  // Only allow ops run low; every value between ops is f32.
+  for (OpDecision &d : decisions)
+    if (d.follows || d.mode == ComputeMode::WideAccumulator) {
+      d.mode = ComputeMode::F32;
+      d.reason += "; naive placement keeps it f32";
+    }
+  for (unsigned g = 0, e = states.size(); g < e; ++g)
+    if (find(g) == g)
+      states[g] = {State::F32, {}};
+}
+
+namespace {
+
+/// The labelling problem: variables are free groups and the modes of follow
+/// and wide-accumulator ops; label true = low (the source side of the cut).
+struct PlacementProblem {
+  /// A variable, or a fixed label.
+  struct Label {
+    int var = -1;
+    bool low = false;
+  };
+  struct CastTerm {
+    Label producer;
+    SmallVector<Label> consumers;
+    int64_t cost;
+  };
+  unsigned numVars = 0;
+  std::vector<int64_t> costIfF32;
+  std::vector<std::pair<unsigned, unsigned>> equal;
+  std::vector<CastTerm> casts;
+
+  static bool labelOf(Label l, const std::vector<bool> &low) {
+    return l.var >= 0 ? low[l.var] : l.low;
+  }
+  /// The bytes a labelling moves (casts plus values kept wide).
+  int64_t energy(const std::vector<bool> &low) const {
+    int64_t e = 0;
+    for (auto [a, b] : equal)
+      if (low[a] != low[b])
+        return MinCutGraph::kInfinity;
+    for (unsigned v = 0; v < numVars; ++v)
+      if (!low[v])
+        e += costIfF32[v];
+    for (const CastTerm &t : casts) {
+      bool p = labelOf(t.producer, low);
+      bool toLow = false, toWide = false;
+      for (Label c : t.consumers) {
+        bool cl = labelOf(c, low);
+        toLow |= !p && cl;
+        toWide |= p && !cl;
+      }
+      e += (toLow ? t.cost : 0) + (toWide ? t.cost : 0);
+    }
+    return e;
+  }
+};
+
+/// Elements in a value (1 for scalars and unknown sizes).
+int64_t elementsOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 1;
+  return shaped.getNumElements();
+}
+
+} // namespace
+
+void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
+  using Label = PlacementProblem::Label;
+  PlacementProblem problem;
+  DenseMap<unsigned, int> groupVar;
+  std::vector<FloatType> varLowType;
+  auto newVar = [&](FloatType low) {
+    problem.costIfF32.push_back(0);
+    varLowType.push_back(low);
+    return int(problem.numVars++);
+  };
+  auto labelOfValue = [&](Value v, FloatType low) -> Label {
+    std::optional<unsigned> g = group(v);
+    if (!g || entryCast.contains(v) || states[*g].state == State::F32)
+      return {-1, false};
+    if (states[*g].state == State::Low)
+      return {-1, true};
+    auto [it, inserted] = groupVar.try_emplace(*g, -1);
+    if (inserted)
+      it->second = newVar(low);
+    return {it->second, false};
+  };
+
+  // Which label each op gives the data operands it reads.
+  DenseMap<Value, SmallVector<Label>> consumers;
+  DenseSet<Value> sinkValues(f32Sinks.begin(), f32Sinks.end());
+  std::vector<int> opVar(ops.size(), -1);
+  for (auto [idx, op] : llvm::enumerate(ops)) {
+    OpDecision &d = decisions[idx];
+    Label low{-1, true}, wide{-1, false};
+    Label self = low;
+    if (d.follows || d.mode == ComputeMode::WideAccumulator) {
+      // The op's own label: its result group's for a follow op.
+      std::optional<Label> resultLabel;
+      if (d.follows)
+        for (OpResult r : op->getResults())
+          if (d.dataResults[r.getResultNumber()] && valueIds.count(r)) {
+            Label l = labelOfValue(r, d.lowType);
+            if (!resultLabel)
+              resultLabel = l;
+            else if (l.var >= 0 && resultLabel->var >= 0)
+              problem.equal.push_back({unsigned(l.var), unsigned(resultLabel->var)});
+          }
+      self = resultLabel ? *resultLabel : Label{newVar(d.lowType), false};
+      opVar[idx] = self.var;
+      if (self.var < 0 && !self.low) {
+        d.mode = ComputeMode::F32;
+        d.reason += "; its result is f32";
+      }
+    }
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
+    bool wideAcc = d.accType && d.accType.getWidth() > d.lowType.getWidth();
+    for (OpOperand &operand : op->getOpOperands()) {
+      unsigned i = operand.getOperandNumber();
+      Value v = operand.get();
+      auto dest = operandDest.find(&operand);
+      if (dest != operandDest.end()) {
+        consumers[v].push_back(labelOfValue(dest->second, d.lowType));
+        continue;
+      }
+      if (!d.dataOperands.empty() && !d.dataOperands[i] &&
+          d.mode != ComputeMode::Carrier)
+        continue;
+      if (!valueIds.count(v))
+        continue;
+      bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+      switch (d.mode) {
+      case ComputeMode::Carrier:
+        if (sinkValues.contains(v))
+          consumers[v].push_back(wide);
+        break;
+      case ComputeMode::Low:
+        consumers[v].push_back(d.follows ? self : isAcc && wideAcc ? wide : low);
+        break;
+      case ComputeMode::WideAccumulator:
+        consumers[v].push_back(isAcc ? wide : self);
+        break;
+      case ComputeMode::F32:
+      case ComputeMode::Untouched:
+        consumers[v].push_back(wide);
+        break;
+      case ComputeMode::Constant:
+        break;
+      }
+    }
+  }
+
+  // Casts: one per value and direction when some reader wants the other
+  // type. Constants and empty tensors are converted for free.
+  for (auto &[v, readers] : consumers) {
+    if (isConstantValue(v) && !entryCast.contains(v))
+      continue;
+    Label producer = labelOfValue(v, options->lowType);
+    int64_t n = elementsOf(v.getType());
+    problem.casts.push_back({producer, readers, 6 * n});
+    // A value kept f32 is written and read at twice the width.
+    if (producer.var >= 0 && isa<OpResult>(v))
+      problem.costIfF32[producer.var] +=
+          2 * n * (1 + int64_t(std::distance(v.use_begin(), v.use_end())));
+  }
+
+  // The minimum cut: source side = low.
+  MinCutGraph graph;
+  std::vector<unsigned> node(problem.numVars);
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    node[v] = graph.addNode();
+  auto nodeOf = [&](Label l) {
+    return l.var >= 0 ? node[l.var]
+                      : (l.low ? MinCutGraph::kSource : MinCutGraph::kSink);
+  };
+  auto edge = [&](unsigned from, unsigned to, int64_t cap) {
+    if (from == MinCutGraph::kSink || to == MinCutGraph::kSource)
+      return;
+    graph.addEdge(from, to, cap);
+  };
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    edge(MinCutGraph::kSource, node[v], problem.costIfF32[v]);
+  for (auto [a, b] : problem.equal) {
+    edge(node[a], node[b], MinCutGraph::kInfinity);
+    edge(node[b], node[a], MinCutGraph::kInfinity);
+  }
+  for (const PlacementProblem::CastTerm &t : problem.casts) {
+    unsigned p = nodeOf(t.producer);
+    // Paid when the producer is f32 and some reader low, through an
+    // auxiliary node that is low as soon as one reader is.
+    if (p != MinCutGraph::kSource) {
+      unsigned a = graph.addNode();
+      for (Label c : t.consumers)
+        edge(nodeOf(c), a, MinCutGraph::kInfinity);
+      edge(a, p, t.cost);
+    }
+    // Paid when the producer is low and some reader f32.
+    if (p != MinCutGraph::kSink) {
+      unsigned b = graph.addNode();
+      for (Label c : t.consumers)
+        edge(b, nodeOf(c), MinCutGraph::kInfinity);
+      edge(p, b, t.cost);
+    }
+  }
+  int64_t cost = graph.solve();
+  std::vector<bool> low(problem.numVars);
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    low[v] = graph.onSourceSide(node[v]);
+
+  if (options->bruteForceLimit && problem.numVars <= options->bruteForceLimit) {
+    int64_t best = MinCutGraph::kInfinity;
+    for (uint64_t bits = 0; bits < (uint64_t(1) << problem.numVars); ++bits) {
+      std::vector<bool> labels(problem.numVars);
+      for (unsigned v = 0; v < problem.numVars; ++v)
+        labels[v] = (bits >> v) & 1;
+      best = std::min(best, problem.energy(labels));
+    }
+    root->emitRemark() << "amp: optimal placement moves " << problem.energy(low)
+                       << " bytes (cut " << cost << "); the best of "
+                       << (uint64_t(1) << problem.numVars)
+                       << " labellings moves " << best;
+  }
+
+  // Apply the labels.
+  for (auto [g, var] : groupVar)
+    states[g] = low[var] ? GroupState{State::Low, varLowType[var]}
+                         : GroupState{State::F32, {}};
+  for (unsigned g = 0, e = states.size(); g < e; ++g)
+    if (find(g) == g && states[g].state == State::Free)
+      states[g] = {State::F32, {}};
+  for (auto [idx, d] : llvm::enumerate(decisions)) {
+    if (!d.follows && d.mode != ComputeMode::WideAccumulator)
+      continue;
+    if (d.mode == ComputeMode::F32)
+      continue;
+    int var = opVar[idx];
+    bool isLow = var >= 0 ? low[var] : true;
+    if (isLow) {
+      d.reason += "; low: fewest bytes moved";
+      continue;
+    }
+    d.reason += d.mode == ComputeMode::WideAccumulator
+                    ? "; f32: its inputs are cheaper read in f32"
+                    : "; f32: fewest bytes moved";
+    d.mode = ComputeMode::F32;
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // PrecisionAssignment
 //===----------------------------------------------------------------------===//
 
@@ -869,10 +1137,21 @@ PrecisionAssignment::analyze(Operation *root,
 
   for (Value v : impl.f32Sources)
     impl.contribute(v, {State::F32, {}});
-  impl.propagate();
-  impl.resolveFreeGroups();
-  impl.propagate();
-  impl.finalizeFollowOps();
+  switch (options.placement) {
+  case Placement::Naive:
+    impl.placeNaively();
+    break;
+  case Placement::Greedy:
+    impl.propagate();
+    impl.resolveFreeGroups();
+    impl.propagate();
+    impl.finalizeFollowOps();
+    break;
+  case Placement::Optimal:
+    impl.propagate(/*fixedOnly=*/true);
+    impl.placeOptimally(root);
+    break;
+  }
   return result;
 }
 

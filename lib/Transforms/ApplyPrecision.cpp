@@ -362,6 +362,19 @@ void PrecisionRewriter::run() {
       rewriter.eraseOp(op);
   });
   stats.castsInserted = countCasts(root) - castsBefore;
+  root->walk([&](Operation *op) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(op) ||
+        !isa<FunctionOpInterface, RegionBranchOpInterface>(op->getParentOp()))
+      return;
+    auto bytes = [](Type t) {
+      int64_t n = 1;
+      if (auto shaped = dyn_cast<ShapedType>(t))
+        n = shaped.hasStaticShape() ? shaped.getNumElements() : 1;
+      return n * int64_t(getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+    };
+    stats.castBytes += bytes(op->getOperand(0).getType()) +
+                       bytes(op->getResult(0).getType());
+  });
 }
 
 void mlir::amp::populateAmpExactCastFoldingPatterns(

@@ -106,6 +106,18 @@ LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
                              << missingOp
                              << "'; expected follow, never, warn or error";
   options.missingOp = *missing;
+  std::optional<Placement> place =
+      llvm::StringSwitch<std::optional<Placement>>(placement)
+          .Case("optimal", Placement::Optimal)
+          .Case("greedy", Placement::Greedy)
+          .Case("naive", Placement::Naive)
+          .Default(std::nullopt);
+  if (!place)
+    return root->emitError() << "mixed-precision: unsupported placement '"
+                             << placement
+                             << "'; expected optimal, greedy or naive";
+  options.placement = *place;
+  options.bruteForceLimit = std::min<unsigned>(checkOptimality, 20);
   options.keepIOTypes = keepIOTypes;
   if (!keepIOTypes && isa<FunctionOpInterface>(root))
     return root->emitError()
@@ -175,7 +187,9 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
       json.attribute("ops-low", int64_t(stats.lowOps));
       json.attribute("ops-f32", int64_t(stats.f32Ops));
       json.attribute("ops-wide-accumulator", int64_t(stats.wideAccumulatorOps));
+      json.attribute("placement", placement);
       json.attribute("casts-inserted", stats.castsInserted);
+      json.attribute("cast-bytes", stats.castBytes);
       json.attribute("constant-bytes-saved", stats.constantBytesSaved);
     });
     json.attributeArray("ops", [&] {

@@ -41,17 +41,28 @@
 // a run that stayed f32 differs by ~1e-6, while rounding y alone moves its
 // largest elements by up to u M (1.3e-3, 1e-2).
 //
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16})' -o %t.f16.mlir
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 placement=greedy})' -o %t.f16.mlir
 // RUN: FileCheck %s --check-prefix=IR -DLOW=f16 < %t.f16.mlir
 // RUN: FileCheck %s --check-prefix=NOLOW < %t.f16.mlir
 // RUN: bash %S/lower.sh mlir-opt %t.f16.mlir | %{run} > %t.f16.txt
 // RUN: %python %S/compare.py %t.f32.txt %t.f16.txt --atol 1e-2 --rtol 3e-3 --rel-floor 0.5 --min-abs-err 2e-4 | FileCheck %s --check-prefix=NUM
 //
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16})' -o %t.bf16.mlir
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 placement=greedy})' -o %t.bf16.mlir
 // RUN: FileCheck %s --check-prefix=IR -DLOW=bf16 < %t.bf16.mlir
 // RUN: FileCheck %s --check-prefix=NOLOW < %t.bf16.mlir
 // RUN: bash %S/lower.sh mlir-opt %t.bf16.mlir | %{run} > %t.bf16.txt
 // RUN: %python %S/compare.py %t.f32.txt %t.bf16.txt --atol 8e-2 --rtol 2.4e-2 --rel-floor 0.5 --min-abs-err 2e-3 | FileCheck %s --check-prefix=NUM
+//
+// The default (optimal) placement, which may keep more in f32 where that
+// moves fewer bytes, within the same tolerances:
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16})' -o %t.opt16.mlir
+// RUN: FileCheck %s --check-prefix=NOLOW < %t.opt16.mlir
+// RUN: bash %S/lower.sh mlir-opt %t.opt16.mlir | %{run} > %t.opt16.txt
+// RUN: %python %S/compare.py %t.f32.txt %t.opt16.txt --atol 1e-2 --rtol 3e-3 --rel-floor 0.5 --min-abs-err 2e-4 | FileCheck %s --check-prefix=NUM
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16})' -o %t.optbf16.mlir
+// RUN: FileCheck %s --check-prefix=NOLOW < %t.optbf16.mlir
+// RUN: bash %S/lower.sh mlir-opt %t.optbf16.mlir | %{run} > %t.optbf16.txt
+// RUN: %python %S/compare.py %t.f32.txt %t.optbf16.txt --atol 8e-2 --rtol 2.4e-2 --rel-floor 0.5 --min-abs-err 2e-3 | FileCheck %s --check-prefix=NUM
 //
 // NUM: max_abs_err={{.*}} OK
 //

@@ -1,7 +1,7 @@
-// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s
-// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
-// RUN: amp-opt %s --split-input-file --mixed-precision=accumulate=low --verify-each | FileCheck %s --check-prefix=LOW
-// RUN: amp-opt %s --split-input-file --mixed-precision=accumulate-min-size=256 --verify-each | FileCheck %s --check-prefix=SIZE
+// RUN: amp-opt %s --split-input-file --mixed-precision=placement=greedy --verify-each | FileCheck %s
+// RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision="accumulate=low placement=greedy" --verify-each | FileCheck %s --check-prefix=LOW
+// RUN: amp-opt %s --split-input-file --mixed-precision="accumulate-min-size=256 placement=greedy" --verify-each | FileCheck %s --check-prefix=SIZE
 
 // Sums read low inputs and accumulate in f32; their result stays f32.
 // With accumulate=low they run entirely low; with accumulate-min-size=256,

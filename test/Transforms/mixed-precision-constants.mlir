@@ -1,6 +1,6 @@
-// RUN: amp-opt %s --split-input-file --mixed-precision=explain=true --verify-each 2>%t.remarks | FileCheck %s
+// RUN: amp-opt %s --split-input-file --mixed-precision="explain=true placement=greedy" --verify-each 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
 
 // A constant feeding a low op becomes a low constant at compile time: no
 // runtime truncf.

@@ -1,5 +1,5 @@
-// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s
-// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision=placement=greedy --verify-each | FileCheck %s
+// RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
 
 // Values tied through control flow get one type: a loop-carried hidden state
 // is carried in f16 (its f32 initial value is cast once before the loop),

@@ -1,7 +1,7 @@
-// RUN: amp-opt %s --mixed-precision --verify-each | FileCheck %s
-// RUN: amp-opt %s --mixed-precision=keep-io-types=false --verify-each | FileCheck %s --check-prefix=NOKEEP
+// RUN: amp-opt %s --mixed-precision=placement=greedy --verify-each | FileCheck %s
+// RUN: amp-opt %s --mixed-precision="keep-io-types=false placement=greedy" --verify-each | FileCheck %s --check-prefix=NOKEEP
 // Nested on functions, signatures never change: calls are cast at the call.
-// RUN: amp-opt %s --pass-pipeline='builtin.module(func.func(mixed-precision))' --verify-each | FileCheck %s --check-prefix=NESTED
+// RUN: amp-opt %s --pass-pipeline='builtin.module(func.func(mixed-precision{placement=greedy}))' --verify-each | FileCheck %s --check-prefix=NESTED
 
 // On a module, a private function's signature follows its body and every
 // call is updated with it; public signatures stay f32 unless

@@ -1,8 +1,8 @@
-// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision --verify-each | FileCheck %s
-// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision="never=linalg.matmul follow=math.exp" --verify-each | FileCheck %s --check-prefix=OPTS
-// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/policy.json --verify-each | FileCheck %s --check-prefix=FILE
-// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/policy.yaml --verify-each | FileCheck %s --check-prefix=FILE
-// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision=missing-op=follow --verify-each | FileCheck %s --check-prefix=MISSING
+// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision=placement=greedy --verify-each | FileCheck %s
+// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision="never=linalg.matmul follow=math.exp placement=greedy" --verify-each | FileCheck %s --check-prefix=OPTS
+// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision="policy-file=%S/Inputs/policy.json placement=greedy" --verify-each | FileCheck %s --check-prefix=FILE
+// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision="policy-file=%S/Inputs/policy.yaml placement=greedy" --verify-each | FileCheck %s --check-prefix=FILE
+// RUN: amp-opt %s --split-input-file --allow-unregistered-dialect --mixed-precision="missing-op=follow placement=greedy" --verify-each | FileCheck %s --check-prefix=MISSING
 
 // Precedence: amp.precision on the op > amp.scope on an enclosing op >
 // options > policy file > the model > traits.

@@ -1,16 +1,16 @@
 // The JSON report lists every op's decision with its source and reason.
-// RUN: amp-opt %s --mixed-precision=report=%t.json -o /dev/null
+// RUN: amp-opt %s --mixed-precision="report=%t.json placement=greedy" -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // `report=-` writes it to stdout.
-// RUN: amp-opt %s --mixed-precision=report=- -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: amp-opt %s --mixed-precision="report=- placement=greedy" -o /dev/null | FileCheck %s --check-prefix=JSON
 // Remarks explain each decision at the op.
-// RUN: amp-opt %s --mixed-precision=explain=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: amp-opt %s --mixed-precision="explain=true placement=greedy" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // (The pass also declares statistics with the same counts; Debian's release
 // build of MLIR compiles statistics out, so the JSON summary is where they
 // are read here.)
 // Running the pass twice gives the same IR as running it once.
-// RUN: amp-opt %s --mixed-precision -o %t.once.mlir
-// RUN: amp-opt %t.once.mlir --mixed-precision -o %t.twice.mlir
+// RUN: amp-opt %s --mixed-precision=placement=greedy -o %t.once.mlir
+// RUN: amp-opt %t.once.mlir --mixed-precision=placement=greedy -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // JSON: "precision": "f16",
@@ -18,7 +18,9 @@
 // JSON-NEXT: "ops-low": 3,
 // JSON-NEXT: "ops-f32": 1,
 // JSON-NEXT: "ops-wide-accumulator": 1,
+// JSON-NEXT: "placement": "greedy",
 // JSON-NEXT: "casts-inserted": 3,
+// JSON-NEXT: "cast-bytes": 480,
 // JSON-NEXT: "constant-bytes-saved": 32
 // JSON: "op": "linalg.matmul",
 // JSON-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:{{[0-9]+}}:8",

@@ -1,7 +1,7 @@
-// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
-// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s --check-prefix=F16
+// RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision=placement=greedy --verify-each | FileCheck %s --check-prefix=F16
 // Nested on gpu.module functions:
-// RUN: amp-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(func.func(mixed-precision{precision=bf16})))' --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(func.func(mixed-precision{precision=bf16 placement=greedy})))' --verify-each | FileCheck %s --check-prefix=BF16
 
 // The pass asks the target before it runs an op low: bf16 arithmetic needs
 // sm_80, so on sm_70 everything stays f32, while sm_90 takes it. f16 runs on

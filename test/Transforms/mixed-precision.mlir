@@ -1,5 +1,5 @@
-// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s
-// RUN: amp-opt %s --split-input-file --mixed-precision=precision=bf16 --verify-each | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --split-input-file --mixed-precision=placement=greedy --verify-each | FileCheck %s
+// RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
 
 // The TVM mixed-precision cases, on linalg: a contraction runs low with an f32
 // accumulator; its result is rounded to the low type for low users.

@@ -21,6 +21,9 @@ struct PrecisionRewriteStats {
   unsigned wideAccumulatorOps = 0;
   /// Casts the rewrite created (net of the ones cleanup removed).
   int64_t castsInserted = 0;
+  /// Bytes the program's casts read and write (statically shaped values;
+  /// the program's own casts included).
+  int64_t castBytes = 0;
   /// Bytes saved by materialising constants in the low type.
   int64_t constantBytesSaved = 0;
 };

@@ -76,6 +76,16 @@ def MixedPrecision : Pass<"mixed-precision"> {
     Option<"missingOp", "missing-op", "std::string", /*default=*/"\"never\"",
            "Ops without a model whose traits do not decide: follow, never, "
            "warn (never, and report each op name with its count) or error">,
+    Option<"placement", "placement", "std::string", /*default=*/"\"optimal\"",
+           "How follow ops and free values are placed: optimal (fewest bytes "
+           "moved, by a minimum cut), greedy (TVM's forward rule: a follow op "
+           "runs low iff its inputs are low) or naive (casts around every "
+           "allow op)">,
+    Option<"checkOptimality", "check-optimality", "unsigned",
+           /*default=*/"0",
+           "For tests: with placement=optimal, also try every labelling of "
+           "functions with at most this many free choices and report both "
+           "costs in a remark">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each op's decision and its reason">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
