@@ -1066,7 +1066,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
         labels[v] = (bits >> v) & 1;
       best = std::min(best, problem.energy(labels));
     }
-    root->emitRemark() << "amp: optimal placement moves " << problem.energy(low)
+    mlir::emitRemark(root->getLoc())
+        << "amp: optimal placement moves " << problem.energy(low)
                        << " bytes (cut " << cost << "); the best of "
                        << (uint64_t(1) << problem.numVars)
                        << " labellings moves " << best;
