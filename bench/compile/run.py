@@ -57,6 +57,8 @@ def main():
     ap.add_argument("--amp-opt", default=os.path.join(ROOT, "build", "bin", "amp-opt"))
     ap.add_argument("--blocks", type=int, nargs="+", default=[50, 200, 800, 1600, 3200])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--placement", default="optimal",
+                    choices=["optimal", "greedy", "naive"])
     ap.add_argument("--markdown", help="write the results table to this file")
     args = ap.parse_args()
 
@@ -68,7 +70,8 @@ def main():
                 subprocess.run([sys.executable, os.path.join(HERE, "gen_model.py"),
                                 str(blocks)], stdout=f, check=True)
             ops = count_ops(args.amp_opt, path)
-            runs = [timing(args.amp_opt, path, ["--mixed-precision"])
+            runs = [timing(args.amp_opt, path,
+                           [f"--mixed-precision=placement={args.placement}"])
                     for _ in range(args.repeat)]
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             base = med["Parser"] + med["Output"]
@@ -95,11 +98,13 @@ def main():
                          f"| {r['pass']:.3f} | {r['ratio']:.2f} | {r['us_per_op']:.2f} |")
         machine = f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
         text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        section = ("<!-- compile-benchmark:begin -->\n"
-                   f"Measured on: {machine}; median of {args.repeat} runs per size.\n\n"
-                   + "\n".join(lines) + "\n<!-- compile-benchmark:end -->")
-        if "<!-- compile-benchmark:begin -->" in text:
-            text = re.sub(r"<!-- compile-benchmark:begin -->.*<!-- compile-benchmark:end -->",
+        tag = f"compile-benchmark-{args.placement}"
+        section = (f"<!-- {tag}:begin -->\n"
+                   f"`placement={args.placement}`. Measured on: {machine}; "
+                   f"median of {args.repeat} runs per size.\n\n"
+                   + "\n".join(lines) + f"\n<!-- {tag}:end -->")
+        if f"<!-- {tag}:begin -->" in text:
+            text = re.sub(f"<!-- {tag}:begin -->.*<!-- {tag}:end -->",
                           lambda _: section, text, flags=re.S)
         else:
             text += "\n" + section + "\n"

@@ -104,6 +104,7 @@ struct PrecisionAssignment::Impl {
 
   // Union-find over tracked values.
   DenseMap<Value, unsigned> valueIds;
+  std::vector<Value> values;
   SmallVector<unsigned> parent;
   SmallVector<GroupState> states;
 
@@ -129,6 +130,7 @@ struct PrecisionAssignment::Impl {
     if (!isTrackableType(v.getType()) || valueIds.count(v))
       return;
     valueIds[v] = parent.size();
+    values.push_back(v);
     parent.push_back(parent.size());
     states.emplace_back();
   }
@@ -918,7 +920,7 @@ int64_t elementsOf(Type type) {
 void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   using Label = PlacementProblem::Label;
   PlacementProblem problem;
-  DenseMap<unsigned, int> groupVar;
+  std::vector<int> groupVar(parent.size(), -1);
   std::vector<FloatType> varLowType;
   auto newVar = [&](FloatType low) {
     problem.costIfF32.push_back(0);
@@ -931,14 +933,15 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       return {-1, false};
     if (states[*g].state == State::Low)
       return {-1, true};
-    auto [it, inserted] = groupVar.try_emplace(*g, -1);
-    if (inserted)
-      it->second = newVar(low);
-    return {it->second, false};
+    int &var = groupVar[*g];
+    if (var < 0)
+      var = newVar(low);
+    return {var, false};
   };
 
-  // Which label each op gives the data operands it reads.
-  DenseMap<Value, SmallVector<Label>> consumers;
+  // Which label each op gives the data operands it reads, as (value id,
+  // label) pairs grouped by value below.
+  std::vector<std::pair<unsigned, Label>> reads;
   DenseSet<Value> sinkValues(f32Sinks.begin(), f32Sinks.end());
   std::vector<int> opVar(ops.size(), -1);
   for (auto [idx, op] : llvm::enumerate(ops)) {
@@ -971,29 +974,32 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       Value v = operand.get();
       auto dest = operandDest.find(&operand);
       if (dest != operandDest.end()) {
-        consumers[v].push_back(labelOfValue(dest->second, d.lowType));
+        if (valueIds.count(v))
+          reads.push_back({valueIds.lookup(v), labelOfValue(dest->second, d.lowType)});
         continue;
       }
       if (!d.dataOperands.empty() && !d.dataOperands[i] &&
           d.mode != ComputeMode::Carrier)
         continue;
-      if (!valueIds.count(v))
+      auto idIt = valueIds.find(v);
+      if (idIt == valueIds.end())
         continue;
       bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+      unsigned id = idIt->second;
       switch (d.mode) {
       case ComputeMode::Carrier:
         if (sinkValues.contains(v))
-          consumers[v].push_back(wide);
+          reads.push_back({id, wide});
         break;
       case ComputeMode::Low:
-        consumers[v].push_back(d.follows ? self : isAcc && wideAcc ? wide : low);
+        reads.push_back({id, d.follows ? self : isAcc && wideAcc ? wide : low});
         break;
       case ComputeMode::WideAccumulator:
-        consumers[v].push_back(isAcc ? wide : self);
+        reads.push_back({id, isAcc ? wide : self});
         break;
       case ComputeMode::F32:
       case ComputeMode::Untouched:
-        consumers[v].push_back(wide);
+        reads.push_back({id, wide});
         break;
       case ComputeMode::Constant:
         break;
@@ -1003,16 +1009,25 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
 
   // Casts: one per value and direction when some reader wants the other
   // type. Constants and empty tensors are converted for free.
-  for (auto &[v, readers] : consumers) {
+  const std::vector<Value> &valueOf = values;
+  llvm::stable_sort(reads, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  for (size_t i = 0; i < reads.size();) {
+    size_t j = i;
+    SmallVector<Label> readers;
+    for (; j < reads.size() && reads[j].first == reads[i].first; ++j)
+      readers.push_back(reads[j].second);
+    Value v = valueOf[reads[i].first];
+    i = j;
     if (isConstantValue(v) && !entryCast.contains(v))
       continue;
     Label producer = labelOfValue(v, options->lowType);
     int64_t n = elementsOf(v.getType());
-    problem.casts.push_back({producer, readers, 6 * n});
     // A value kept f32 is written and read at twice the width.
     if (producer.var >= 0 && isa<OpResult>(v))
-      problem.costIfF32[producer.var] +=
-          2 * n * (1 + int64_t(std::distance(v.use_begin(), v.use_end())));
+      problem.costIfF32[producer.var] += 2 * n * int64_t(1 + readers.size());
+    problem.casts.push_back({producer, std::move(readers), 6 * n});
   }
 
   // The minimum cut: source side = low.
@@ -1035,25 +1050,63 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     edge(node[a], node[b], MinCutGraph::kInfinity);
     edge(node[b], node[a], MinCutGraph::kInfinity);
   }
+  // Terms between fixed labels cost the same in every labelling.
+  int64_t constantCost = 0;
   for (const PlacementProblem::CastTerm &t : problem.casts) {
     unsigned p = nodeOf(t.producer);
-    // Paid when the producer is f32 and some reader low, through an
-    // auxiliary node that is low as soon as one reader is.
+    SmallVector<unsigned, 4> readers;
+    for (Label c : t.consumers)
+      if (nodeOf(c) != p && !llvm::is_contained(readers, nodeOf(c)))
+        readers.push_back(nodeOf(c));
+    bool variable = p > MinCutGraph::kSink ||
+                    llvm::any_of(readers, [](unsigned n) {
+                      return n > MinCutGraph::kSink;
+                    });
+    if (!variable) {
+      constantCost += (p == MinCutGraph::kSink &&
+                       llvm::is_contained(readers, MinCutGraph::kSource))
+                          ? t.cost
+                          : 0;
+      constantCost += (p == MinCutGraph::kSource &&
+                       llvm::is_contained(readers, MinCutGraph::kSink))
+                          ? t.cost
+                          : 0;
+      continue;
+    }
+    // Paid when the producer is f32 and some reader low: one reader is an
+    // edge; several go through an auxiliary node that is low as soon as one
+    // of them is.
     if (p != MinCutGraph::kSource) {
-      unsigned a = graph.addNode();
-      for (Label c : t.consumers)
-        edge(nodeOf(c), a, MinCutGraph::kInfinity);
-      edge(a, p, t.cost);
+      SmallVector<unsigned, 4> lowReaders;
+      for (unsigned c : readers)
+        if (c != MinCutGraph::kSink)
+          lowReaders.push_back(c);
+      if (lowReaders.size() == 1) {
+        edge(lowReaders[0], p, t.cost);
+      } else if (!lowReaders.empty()) {
+        unsigned a = graph.addNode();
+        for (unsigned c : lowReaders)
+          edge(c, a, MinCutGraph::kInfinity);
+        edge(a, p, t.cost);
+      }
     }
     // Paid when the producer is low and some reader f32.
     if (p != MinCutGraph::kSink) {
-      unsigned b = graph.addNode();
-      for (Label c : t.consumers)
-        edge(b, nodeOf(c), MinCutGraph::kInfinity);
-      edge(p, b, t.cost);
+      SmallVector<unsigned, 4> wideReaders;
+      for (unsigned c : readers)
+        if (c != MinCutGraph::kSource)
+          wideReaders.push_back(c);
+      if (wideReaders.size() == 1) {
+        edge(p, wideReaders[0], t.cost);
+      } else if (!wideReaders.empty()) {
+        unsigned b = graph.addNode();
+        for (unsigned c : wideReaders)
+          edge(b, c, MinCutGraph::kInfinity);
+        edge(p, b, t.cost);
+      }
     }
   }
-  int64_t cost = graph.solve();
+  int64_t cost = graph.solve() + constantCost;
   std::vector<bool> low(problem.numVars);
   for (unsigned v = 0; v < problem.numVars; ++v)
     low[v] = graph.onSourceSide(node[v]);
@@ -1074,9 +1127,10 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   }
 
   // Apply the labels.
-  for (auto [g, var] : groupVar)
-    states[g] = low[var] ? GroupState{State::Low, varLowType[var]}
-                         : GroupState{State::F32, {}};
+  for (auto [g, var] : llvm::enumerate(groupVar))
+    if (var >= 0)
+      states[g] = low[var] ? GroupState{State::Low, varLowType[var]}
+                           : GroupState{State::F32, {}};
   for (unsigned g = 0, e = states.size(); g < e; ++g)
     if (find(g) == g && states[g].state == State::Free)
       states[g] = {State::F32, {}};

@@ -161,9 +161,31 @@ BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
     summary.accumulation = acc;
     return summary;
   }
+  // Each reduction loop's extent, read from an operand dimension it indexes
+  // directly (cheaper than inverting the indexing maps); the full loop
+  // ranges only when no operand does.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> extents(iterators.size(), ShapedType::kDynamic);
+  SmallVector<bool> known(iterators.size(), false);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (!shaped || !shaped.hasRank())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr);
+          dim && !known[dim.getPosition()] && pos < size_t(shaped.getRank())) {
+        known[dim.getPosition()] = true;
+        extents[dim.getPosition()] = shaped.getDimSize(pos);
+      }
+  }
+  if (llvm::any_of(llvm::zip(known, iterators), [](auto pair) {
+        return !std::get<0>(pair) &&
+               std::get<1>(pair) == utils::IteratorType::reduction;
+      }))
+    extents = op.getStaticLoopRanges();
   int64_t size = 1;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [range, iter] : llvm::zip(ranges, op.getIteratorTypesArray())) {
+  for (auto [range, iter] : llvm::zip(extents, iterators)) {
     if (iter != utils::IteratorType::reduction)
       continue;
     if (ShapedType::isDynamic(range)) {
@@ -204,10 +226,12 @@ bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
 /// An input whose value the body never reads (a pooling window) is shape
 /// only, not data.
 bool isUnreadInput(linalg::LinalgOp op, OpOperand &operand) {
-  if (!op.isDpsInput(&operand) || !op.getBlock())
+  unsigned i = operand.getOperandNumber();
+  Block *body = op.getBlock();
+  if (!body || i >= op.getNumDpsInputs() || i >= body->getNumArguments())
     return false;
-  BlockArgument arg = op.getMatchingBlockArgument(&operand);
-  return arg && arg.use_empty();
+  // Structured ops' block arguments follow their operands in order.
+  return body->getArgument(i).use_empty();
 }
 
 /// True if every op of `body` is arithmetic amp converts without fail:
@@ -260,9 +284,10 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   FloatType computeType = outType;
 
   SmallVector<Type> newTypes;
+  unsigned numInputs = op.getNumDpsInputs();
   for (OpOperand &operand : op->getOpOperands()) {
     Type type = operand.get().getType();
-    bool isInit = op.isDpsInit(&operand);
+    bool isInit = operand.getOperandNumber() >= numInputs;
     Type newType = amp::detail::isFloatData(type) && !isUnreadInput(op, operand)
                        ? withFloatElementType(type, isInit ? outType : lowType)
                        : type;
