@@ -100,6 +100,7 @@ bool isCarrier(Operation *op) {
 
 struct PrecisionAssignment::Impl {
   const AssignmentOptions *options = nullptr;
+  Placement placement = Placement::Optimal;
   MLIRContext *ctx = nullptr;
 
   // Union-find over tracked values.
@@ -850,15 +851,24 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
 //===----------------------------------------------------------------------===//
 
 void PrecisionAssignment::Impl::placeNaively() {
-  // Only allow ops run low; every value between ops is f32.
-  for (OpDecision &d : decisions)
-    if (d.follows || d.mode == ComputeMode::WideAccumulator) {
-      d.mode = ComputeMode::F32;
-      d.reason += "; naive placement keeps it f32";
-    }
+  // Only allow ops run low, each wrapped in its own casts: its inputs are
+  // cast down and its low result cast back up for the f32 ops around it.
   for (unsigned g = 0, e = states.size(); g < e; ++g)
     if (find(g) == g)
       states[g] = {State::F32, {}};
+  for (auto [op, d] : llvm::zip(ops, decisions)) {
+    if (d.follows || d.mode == ComputeMode::WideAccumulator) {
+      d.mode = ComputeMode::F32;
+      d.reason += "; naive placement keeps it f32";
+      continue;
+    }
+    if (d.mode != ComputeMode::Low)
+      continue;
+    for (OpResult r : op->getResults())
+      if (d.dataResults[r.getResultNumber()])
+        if (std::optional<unsigned> g = group(r))
+          states[*g] = {State::Low, d.lowType};
+  }
 }
 
 namespace {
@@ -1169,6 +1179,7 @@ PrecisionAssignment::analyze(Operation *root,
   PrecisionAssignment result;
   Impl &impl = *result.impl;
   impl.options = &options;
+  impl.placement = options.placement;
   impl.ctx = root->getContext();
   impl.collect(root, changeSignatures);
   impl.decisions.resize(impl.ops.size());
@@ -1249,3 +1260,7 @@ bool PrecisionAssignment::signatureChanges(Operation *function) const {
 }
 
 ArrayRef<Operation *> PrecisionAssignment::getOps() const { return impl->ops; }
+
+Placement PrecisionAssignment::getPlacement() const {
+  return impl->placement;
+}

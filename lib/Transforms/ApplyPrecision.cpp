@@ -257,8 +257,10 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
       final = createFloatCast(rewriter, newOp->getLoc(), newResult, want);
       assert(final && "results of converted ops are castable");
       // A wide accumulator result is the better value for wide users: they
-      // read it directly instead of a widened copy of its rounding.
-      casts[{final, newResult.getType()}] = newResult;
+      // read it directly instead of a widened copy of its rounding (the
+      // naive placement, a baseline, casts at every boundary instead).
+      if (assignment.getPlacement() != Placement::Naive)
+        casts[{final, newResult.getType()}] = newResult;
       casts[{newResult, want}] = final;
     }
     if (newOp == op)

@@ -128,6 +128,8 @@ public:
   bool signatureChanges(Operation *function) const;
   /// Visited ops in program order.
   ArrayRef<Operation *> getOps() const;
+  /// The placement the assignment was made with.
+  Placement getPlacement() const;
 
 private:
   struct Impl;
