@@ -552,7 +552,8 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     d.reason = "converted at compile time to the type its users need";
     return;
   }
-  if (!hasData) {
+  // Casts are amp's own business: the rewrite places and folds them.
+  if (!hasData || isa<arith::ExtFOp, arith::TruncFOp>(op)) {
     d.mode = ComputeMode::Untouched;
     d.source = hasAmpModel(op) ? "model" : "traits";
     d.reason = getCategory(op, d.lowType).reason.str();

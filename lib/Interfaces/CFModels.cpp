@@ -15,23 +15,9 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-namespace {
-
-template <typename OpT>
-struct BranchModel : RetypingModel<BranchModel<OpT>, OpT> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return followsStructure();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
-  }
-};
-
-} // namespace
-
 void mlir::amp::registerCFExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, cf::ControlFlowDialect *) {
-    attachModels<BranchModel, cf::BranchOp, cf::CondBranchOp, cf::SwitchOp>(
+    attachModels<StructureModel, cf::BranchOp, cf::CondBranchOp, cf::SwitchOp>(
         ctx);
   });
 }

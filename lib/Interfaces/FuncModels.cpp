@@ -18,24 +18,11 @@ using namespace mlir::amp;
 
 namespace {
 
-template <typename OpT>
-struct FuncValueModel : RetypingModel<FuncValueModel<OpT>, OpT> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return followsStructure();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
-  }
-};
-
 /// func.func: the signature and the entry block's arguments change together;
 /// its body is converted op by op by the caller.
-struct FuncOpModel : AmpOpInterface::ExternalModel<FuncOpModel, func::FuncOp> {
+struct FuncOpModel : MovingModel<FuncOpModel, func::FuncOp> {
   CategoryInfo getDefaultCategory(Operation *, FloatType) const {
     return followsStructure();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
   }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter,
@@ -68,7 +55,7 @@ struct FuncOpModel : AmpOpInterface::ExternalModel<FuncOpModel, func::FuncOp> {
 void mlir::amp::registerFuncExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
     func::FuncOp::attachInterface<FuncOpModel>(*ctx);
-    attachModels<FuncValueModel, func::CallOp, func::CallIndirectOp,
+    attachModels<StructureModel, func::CallOp, func::CallIndirectOp,
                  func::ReturnOp>(ctx);
   });
 }

@@ -4,6 +4,7 @@
 #define AMP_LIB_INTERFACES_MODELSUPPORT_H
 
 #include "amp/Interfaces/AmpOpInterface.h"
+#include "amp/Interfaces/TargetCapabilities.h"
 
 namespace mlir {
 namespace amp {
@@ -60,6 +61,31 @@ struct RetypingModel : AmpOpInterface::ExternalModel<Derived, OpT> {
     getRetypedTypes(op, lowType, operandTypes, resultTypes);
     return convertByRetypingWith(rewriter, op, operandTypes, resultTypes,
                                  lowType);
+  }
+};
+
+/// Ops that carry or move values rather than compute on them: retyped
+/// generically, and run wherever the target can store the type.
+template <typename Derived, typename OpT>
+struct MovingModel : RetypingModel<Derived, OpT> {
+  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
+    return targetSupports(target, TargetOpKind::Storage, type);
+  }
+};
+
+/// Control flow, calls and returns: they take their values' precision.
+template <typename OpT>
+struct StructureModel : MovingModel<StructureModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsStructure();
+  }
+};
+
+/// Data movement: the element type passes through unchanged.
+template <typename OpT>
+struct DataMovementModel : MovingModel<DataMovementModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return followsDataMovement();
   }
 };
 

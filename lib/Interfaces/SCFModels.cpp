@@ -1,4 +1,4 @@
-//===- SCFModels.cpp - AmpOpInterface models for scf -----------------------===//
+//===- StructureModels.cpp - AmpOpInterface models for scf -----------------------===//
 //
 // Structured control flow computes nothing itself: it carries values, whose
 // types are tied across init operands, block arguments, yields and results.
@@ -20,16 +20,6 @@ using namespace mlir;
 using namespace mlir::amp;
 
 namespace {
-
-template <typename OpT>
-struct SCFModel : RetypingModel<SCFModel<OpT>, OpT> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return followsStructure();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
-  }
-};
 
 /// Loop-carried values updated as `carried = carried op x`.
 std::optional<AccumulationInfo> forAccumulation(scf::ForOp loop) {
@@ -77,15 +67,12 @@ std::optional<AccumulationInfo> forAccumulation(scf::ForOp loop) {
   return info;
 }
 
-struct ForModel : RetypingModel<ForModel, scf::ForOp> {
+struct ForModel : MovingModel<ForModel, scf::ForOp> {
   CategoryInfo getDefaultCategory(Operation *, FloatType) const {
     return followsStructure();
   }
   std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
     return forAccumulation(cast<scf::ForOp>(op));
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
   }
 };
 
@@ -94,7 +81,7 @@ struct ForModel : RetypingModel<ForModel, scf::ForOp> {
 void mlir::amp::registerSCFExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
     scf::ForOp::attachInterface<ForModel>(*ctx);
-    attachModels<SCFModel, scf::ConditionOp, scf::ExecuteRegionOp,
+    attachModels<StructureModel, scf::ConditionOp, scf::ExecuteRegionOp,
                  scf::ForallOp, scf::IfOp, scf::InParallelOp,
                  scf::IndexSwitchOp, scf::ParallelOp, scf::ReduceOp,
                  scf::ReduceReturnOp, scf::WhileOp, scf::YieldOp>(ctx);

@@ -12,28 +12,12 @@ using namespace mlir::amp;
 
 namespace {
 
-/// Data movement: the element type passes through unchanged, so every float
-/// operand and result is retyped together.
-template <typename OpT>
-struct TensorMoveModel : RetypingModel<TensorMoveModel<OpT>, OpT> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return followsDataMovement();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
-  }
-};
-
 /// tensor.pad and tensor.generate yield their elements from a body, which
 /// is converted with the op.
 template <typename OpT>
-struct TensorBodyModel
-    : AmpOpInterface::ExternalModel<TensorBodyModel<OpT>, OpT> {
+struct TensorBodyModel : MovingModel<TensorBodyModel<OpT>, OpT> {
   CategoryInfo getDefaultCategory(Operation *, FloatType) const {
     return followsDataMovement();
-  }
-  bool canComputeIn(Operation *, FloatType type, Attribute target) const {
-    return targetSupports(target, TargetOpKind::Storage, type);
   }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter,
@@ -80,7 +64,7 @@ struct BitcastModel
 
 void mlir::amp::registerTensorExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
-    attachModels<TensorMoveModel, tensor::CastOp, tensor::CollapseShapeOp,
+    attachModels<DataMovementModel, tensor::CastOp, tensor::CollapseShapeOp,
                  tensor::ConcatOp, tensor::EmptyOp, tensor::ExpandShapeOp,
                  tensor::ExtractOp, tensor::ExtractSliceOp,
                  tensor::FromElementsOp, tensor::GatherOp, tensor::InsertOp,

@@ -11,52 +11,11 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace mlir::amp;
 
 namespace {
-
-/// truncf(extf(x)) -> x when x already has the result type: exact, since
-/// every value of the narrow type survives the round trip.
-struct FoldTruncOfExt : OpRewritePattern<arith::TruncFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::TruncFOp trunc,
-                                PatternRewriter &rewriter) const override {
-    auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>();
-    if (!ext || ext.getIn().getType() != trunc.getType())
-      return rewriter.notifyMatchFailure(trunc, "not an exact round trip");
-    rewriter.replaceOp(trunc, ext.getIn());
-    return success();
-  }
-};
-
-/// extf(extf(x)) -> extf(x): widening twice is widening once.
-struct FoldExtOfExt : OpRewritePattern<arith::ExtFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::ExtFOp ext,
-                                PatternRewriter &rewriter) const override {
-    auto inner = ext.getIn().getDefiningOp<arith::ExtFOp>();
-    if (!inner)
-      return rewriter.notifyMatchFailure(ext, "operand is not an extf");
-    rewriter.replaceOpWithNewOp<arith::ExtFOp>(ext, ext.getType(),
-                                               inner.getIn());
-    return success();
-  }
-};
-
-template <typename CastOp>
-struct EraseUnusedCast : OpRewritePattern<CastOp> {
-  using OpRewritePattern<CastOp>::OpRewritePattern;
-  LogicalResult matchAndRewrite(CastOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!op->use_empty())
-      return rewriter.notifyMatchFailure(op, "cast is used");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 
 /// Casts between ops (not the element casts inside bodies that linalg ops
 /// compute with).
@@ -97,7 +56,6 @@ private:
   void rewriteLow(Operation *op, OpDecision &d);
   void keepF32(Operation *op);
   void updateSignatures();
-  void foldCasts();
   bool isFixedSink(Operation *op);
 
   Operation *root;
@@ -235,7 +193,17 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
   FailureOr<Operation *> converted =
       convertToPrecision(rewriter, op, d.lowType, d.accType);
   if (failed(converted)) {
+    SmallVector<Value> tried(op->getOperands());
     rewriter.modifyOpInPlace(op, [&] { op->setOperands(originals); });
+    // Casts made only for this op go, and leave the cache with them.
+    for (auto [orig, cast] : llvm::zip(originals, tried)) {
+      Operation *def = cast.getDefiningOp();
+      if (cast == orig || !def || !def->use_empty() ||
+          !isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(def))
+        continue;
+      casts.erase({orig, cast.getType()});
+      rewriter.eraseOp(def);
+    }
     keepF32(op);
     d.mode = ComputeMode::F32;
     d.reason = "its model declined the rewrite to ";
@@ -295,26 +263,6 @@ void PrecisionRewriter::updateSignatures() {
   });
 }
 
-void PrecisionRewriter::foldCasts() {
-  SmallVector<Operation *> worklist;
-  root->walk([&](Operation *op) {
-    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
-      worklist.push_back(op);
-  });
-  // Visit users before producers, so that a cast that loses its last user
-  // is seen after it did.
-  for (Operation *op : llvm::reverse(worklist)) {
-    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
-      auto ext = trunc.getIn().getDefiningOp<arith::ExtFOp>();
-      if (ext && ext.getIn().getType() == trunc.getType())
-        rewriter.replaceAllUsesWith(trunc.getResult(), ext.getIn());
-    }
-  }
-  for (Operation *op : llvm::reverse(worklist))
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-}
-
 void PrecisionRewriter::run() {
   int64_t castsBefore = countCasts(root);
   for (Operation *op : assignment.getOps()) {
@@ -351,9 +299,8 @@ void PrecisionRewriter::run() {
     rewriter.eraseOp(op);
   updateSignatures();
 
-  // Exact folds and dead casts; the full cast folding runs on casts only
-  // (a greedy driver over the whole module would cost more than the rewrite).
-  foldCasts();
+  // Exact cast folding, on the casts only (a greedy driver over the whole
+  // module would cost more than the rewrite); it also erases dead casts.
   foldAmpCasts(root);
   // Constants and empty tensors left without users by the conversion.
   root->walk([&](Operation *op) {
@@ -377,12 +324,6 @@ void PrecisionRewriter::run() {
     stats.castBytes += bytes(op->getOperand(0).getType()) +
                        bytes(op->getResult(0).getType());
   });
-}
-
-void mlir::amp::populateAmpExactCastFoldingPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<FoldTruncOfExt, FoldExtOfExt, EraseUnusedCast<arith::ExtFOp>,
-               EraseUnusedCast<arith::TruncFOp>>(patterns.getContext());
 }
 
 void mlir::amp::applyPrecisionAssignment(Operation *root,

@@ -12,7 +12,6 @@
 #include "amp/Analysis/PrecisionAssignment.h"
 
 namespace mlir {
-class RewritePatternSet;
 namespace amp {
 
 struct PrecisionRewriteStats {
@@ -35,10 +34,6 @@ struct PrecisionRewriteStats {
 /// cast.
 void applyPrecisionAssignment(Operation *root, PrecisionAssignment &assignment,
                               PrecisionRewriteStats &stats);
-
-/// Exact cast folds amp relies on after a rewrite: truncf(extf(x)) -> x when
-/// the types match, and casts with no uses erased.
-void populateAmpExactCastFoldingPatterns(RewritePatternSet &patterns);
 
 } // namespace amp
 } // namespace mlir
