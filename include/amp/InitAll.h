@@ -5,6 +5,7 @@
 
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/ExternalModels.h"
+#include "amp/Pipelines/Pipelines.h"
 #include "amp/Test/TestPasses.h"
 #include "amp/Transforms/Passes.h"
 
@@ -19,10 +20,12 @@ inline void registerAllDialects(DialectRegistry &registry) {
   registerAllExternalModels(registry);
 }
 
-/// Every amp pass, including the test passes that expose the models.
+/// Every amp pass and pipeline, including the test passes that expose the
+/// models.
 inline void registerAllPasses() {
   registerAmpPasses();
   registerAmpTestPasses();
+  registerAmpPipelines();
 }
 
 } // namespace amp

@@ -25,6 +25,7 @@
 #include "amp/Interfaces/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -82,6 +83,19 @@ GroupState join(GroupState a, GroupState b) {
   if (a.state == State::F32 || b.state == State::F32 || a.low != b.low)
     return {State::F32, {}};
   return a;
+}
+
+/// Values any type of which can be made without a cast: constants, empty
+/// tensors and fills of a constant into an empty tensor.
+bool isMaterializable(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (def->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(def))
+    return true;
+  auto fill = dyn_cast<linalg::FillOp>(def);
+  return fill && matchPattern(fill.value(), m_Constant()) &&
+         fill.output().getDefiningOp<tensor::EmptyOp>();
 }
 
 bool hasFloatTypes(Operation *op) {
@@ -191,9 +205,7 @@ struct PrecisionAssignment::Impl {
   bool isConstantValue(Value v) {
     if (entryCast.contains(v))
       return true;
-    Operation *def = v.getDefiningOp();
-    return def && (def->hasTrait<OpTrait::ConstantLike>() ||
-                   isa<tensor::EmptyOp>(def));
+    return isMaterializable(v);
   }
   DenseSet<Value> entryCast;
 
@@ -818,9 +830,7 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
       if (wideAcc && acc && llvm::is_contained(acc->accumulatorOperands, i))
         continue;
       Value v = operand.get();
-      Operation *def = v.getDefiningOp();
-      bool isConstant = def && (def->hasTrait<OpTrait::ConstantLike>() ||
-                                isa<tensor::EmptyOp>(def));
+      bool isConstant = isMaterializable(v);
       if (isConstant || (!wideAcc && entryCast.contains(v)))
         continue;
       GroupState s = entryCast.contains(v) ? GroupState{State::F32, {}}

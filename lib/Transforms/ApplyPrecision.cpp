@@ -4,6 +4,7 @@
 #include "amp/Transforms/CastFolding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -97,6 +98,22 @@ Value PrecisionRewriter::getAs(Value v, Type type) {
           (int64_t(from.getWidth()) - int64_t(elt.getWidth())) / 8 * count;
       return cached;
     }
+  }
+  // A fill of a constant is made again in the type needed.
+  if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
+    auto empty = fill.output().getDefiningOp<tensor::EmptyOp>();
+    Attribute scalar;
+    if (elt && empty && matchPattern(fill.value(), m_Constant(&scalar)))
+      if (FailureOr<Attribute> converted = convertFloatAttr(scalar, elt);
+          succeeded(converted)) {
+        Value init = tensor::EmptyOp::create(rewriter, v.getLoc(), type,
+                                             empty.getDynamicSizes());
+        Value value = arith::ConstantOp::create(
+            rewriter, v.getLoc(), cast<TypedAttr>(*converted));
+        cached = linalg::FillOp::create(rewriter, v.getLoc(), value, init)
+                     ->getResult(0);
+        return cached;
+      }
   }
   // An empty tensor has no values to cast: make one of the type needed.
   if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {

@@ -64,6 +64,13 @@
 // RUN: bash %S/lower.sh mlir-opt %t.optbf16.mlir | %{run} > %t.optbf16.txt
 // RUN: %python %S/compare.py %t.f32.txt %t.optbf16.txt --atol 8e-2 --rtol 2.4e-2 --rel-floor 0.5 --min-abs-err 2e-3 | FileCheck %s --check-prefix=NUM
 //
+// amp's own CPU pipeline (amp-lower-to-llvm: every cast fused into a
+// compute kernel) gives the same numbers:
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | %{run} > %t.pipe16.txt
+// RUN: %python %S/compare.py %t.f32.txt %t.pipe16.txt --atol 1e-2 --rtol 3e-3 --rel-floor 0.5 --min-abs-err 2e-4 | FileCheck %s --check-prefix=NUM
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-llvm)' | %{run} > %t.pipebf16.txt
+// RUN: %python %S/compare.py %t.f32.txt %t.pipebf16.txt --atol 8e-2 --rtol 2.4e-2 --rel-floor 0.5 --min-abs-err 2e-3 | FileCheck %s --check-prefix=NUM
+//
 // NUM: max_abs_err={{.*}} OK
 //
 // Nothing exponentiates, takes a root or a log in low precision anywhere:

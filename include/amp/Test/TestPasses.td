@@ -60,4 +60,14 @@ def TestConvertOps : Pass<"amp-test-convert-ops"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TestCountCastKernels : Pass<"amp-test-count-cast-kernels"> {
+  let summary = "Count linalg kernels whose only work is a cast";
+  let description = [{
+    Prints `cast-only kernels: N of M` for the op it runs on: M structured
+    linalg ops, N of them doing nothing but `arith.extf`/`arith.truncf` on
+    their inputs. After amp's kernel fusion every cast should live in the
+    kernel of its producer or consumer.
+  }];
+}
+
 #endif // AMP_TEST_TESTPASSES_TD

@@ -134,4 +134,31 @@ def FoldCasts : Pass<"amp-fold-casts"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DecomposeAggregates : Pass<"amp-decompose-aggregates"> {
+  let summary = "Decompose aggregated linalg ops (softmax) into structured ops";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface`
+    (`linalg.softmax`, Winograd ops) by the structured ops of its
+    decomposition, so that loop lowering and elementwise fusion see plain
+    `linalg.generic`s. Runs after mixed-precision in amp's lowering
+    pipelines; the decomposition keeps the element types the ops have.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
+  let summary = "Give every user of a tensor cast its own copy of the cast";
+  let description = [{
+    A cast read by several kernels cannot be fused into all of them and
+    would stay a kernel of its own, reading and writing the whole tensor.
+    Cloning a tensor `arith.extf`/`arith.truncf` once per user lets
+    elementwise fusion put each copy inside its user, where the cast costs
+    one conversion per element read instead of a round trip through memory.
+    Runs in amp's lowering pipelines before fusion.
+  }];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,44 @@
+//===- TestCountCastKernels.cpp - Count kernels that only cast ------------===//
+
+#include "amp/Test/TestPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_TESTCOUNTCASTKERNELS
+#include "amp/Test/TestPasses.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct TestCountCastKernels
+    : amp::impl::TestCountCastKernelsBase<TestCountCastKernels> {
+  using Base::Base;
+  void runOnOperation() override {
+    unsigned kernels = 0, castOnly = 0;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      ++kernels;
+      Block *body = op.getBlock();
+      if (!body)
+        return;
+      bool anyCast = false, onlyCasts = true;
+      for (Operation &nested : body->without_terminator()) {
+        bool isCast = isa<arith::ExtFOp, arith::TruncFOp>(nested);
+        anyCast |= isCast;
+        onlyCasts &= isCast;
+      }
+      if (anyCast && onlyCasts) {
+        ++castOnly;
+        op->emitRemark("amp: this kernel only casts");
+      }
+    });
+    llvm::outs() << "cast-only kernels: " << castOnly << " of " << kernels
+                 << "\n";
+  }
+};
+} // namespace
