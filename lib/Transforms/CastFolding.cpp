@@ -293,18 +293,45 @@ void mlir::amp::populateAmpCastFoldingPatterns(RewritePatternSet &patterns) {
                FoldCastPairAroundMove, ComputeLowWhenExact>(ctx);
 }
 
+/// True if some pattern (or the upstream folder) can apply to `cast`: the
+/// other casts are skipped so that folding stays cheap on large programs.
+static bool mayFold(Operation *cast) {
+  if (cast->use_empty())
+    return true;
+  Value source = cast->getOperand(0);
+  if (Operation *def = source.getDefiningOp()) {
+    if (isa<arith::ExtFOp, arith::TruncFOp, linalg::BroadcastOp,
+            tensor::PadOp>(def) ||
+        def->hasTrait<OpTrait::ConstantLike>() ||
+        isElementPreservingMove(def) ||
+        (isa<arith::TruncFOp>(cast) &&
+         isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
+      return true;
+  }
+  if (cast->hasOneUse() &&
+      isa<tensor::ExtractSliceOp, tensor::ExtractOp>(*cast->user_begin()))
+    return true;
+  // Another identical cast of the same value.
+  return llvm::count_if(source.getUsers(), [&](Operation *user) {
+           return user->getName() == cast->getName();
+         }) > 1;
+}
+
 void mlir::amp::foldAmpCasts(Operation *root) {
   SmallVector<Operation *> casts;
   root->walk([&](Operation *op) {
-    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) && mayFold(op))
       casts.push_back(op);
   });
-  if (casts.empty())
-    return;
   RewritePatternSet patterns(root->getContext());
   populateAmpCastFoldingPatterns(patterns);
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
       .enableConstantCSE(false);
   (void)applyOpPatternsGreedily(casts, std::move(patterns), config);
+  // Casts a fold left without users (the extf of a folded round trip).
+  root->walk([](Operation *op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) && op->use_empty())
+      op->erase();
+  });
 }
