@@ -10,8 +10,9 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "AMP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "compare.py"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
@@ -21,6 +22,8 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(
     ("%amp_plugin", os.path.join(config.amp_obj_root, "lib", "amp-plugin.so")))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(
+    ("%amp_opt", os.path.join(config.amp_obj_root, "bin", "amp-opt")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
