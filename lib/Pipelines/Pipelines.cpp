@@ -7,6 +7,9 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,13 +30,11 @@ void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
   func.addPass(createCSEPass());
 }
 
+static void bufferize(OpPassManager &pm);
+
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   buildAmpFuseKernelsPipeline(pm);
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferize(pm);
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -41,6 +42,36 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// The kernels on buffers, with function boundaries of identity layout.
+static void bufferize(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(options));
+}
+
+void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
+                                            const LowerToNVVMOptions &options) {
+  buildAmpFuseKernelsPipeline(pm);
+  bufferize(pm);
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createConvertLinalgToParallelLoopsPass());
+  func.addPass(createGpuMapParallelLoopsPass());
+  func.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.format;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 }
 
 void mlir::amp::registerAmpPipelines() {
@@ -53,4 +84,8 @@ void mlir::amp::registerAmpPipelines() {
       "amp-lower-to-llvm",
       "Lower mixed-precision output to the LLVM dialect for the CPU",
       buildAmpLowerToLLVMPipeline);
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "amp-lower-to-nvvm",
+      "Lower mixed-precision output to NVIDIA GPU kernels (NVVM, PTX, cubin)",
+      buildAmpLowerToNVVMPipeline);
 }

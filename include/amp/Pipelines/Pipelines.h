@@ -25,7 +25,29 @@ void buildAmpFuseKernelsPipeline(OpPassManager &pm);
 /// and the LLVM dialect (runnable with mlir-runner / the ExecutionEngine).
 void buildAmpLowerToLLVMPipeline(OpPassManager &pm);
 
-/// Registers `amp-fuse-kernels` and `amp-lower-to-llvm`.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (sm_90 needs +ptx80 or newer)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("bin (cubin through the CUDA Toolkit's ptxas), isa (PTX "
+                     "text) or fatbin"),
+      llvm::cl::init("bin")};
+};
+
+/// NVIDIA GPUs: the kernels above on buffers, parallel loops mapped to GPU
+/// blocks and threads, kernels outlined, and the GPU dialect lowered to NVVM,
+/// PTX and (with format=bin) cubins embedded in gpu.binary ops.
+void buildAmpLowerToNVVMPipeline(OpPassManager &pm,
+                                 const LowerToNVVMOptions &options);
+
+/// Registers `amp-fuse-kernels`, `amp-lower-to-llvm` and
+/// `amp-lower-to-nvvm`.
 void registerAmpPipelines();
 
 } // namespace amp

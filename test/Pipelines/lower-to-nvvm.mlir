@@ -1,0 +1,39 @@
+// Mixed precision to NVIDIA GPU kernels: PTX for sm_80 and sm_90 in f16 and
+// bf16, and cubins that the CUDA Toolkit's ptxas accepts when it is there.
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision,amp-lower-to-nvvm{chip=sm_90 format=isa})' | FileCheck %s --check-prefix=PTX90
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80 format=isa})' | FileCheck %s --check-prefix=PTX80
+// RUN: %if ptxas %{ amp-opt %s -p 'builtin.module(mixed-precision,amp-lower-to-nvvm{chip=sm_90})' | FileCheck %s --check-prefix=CUBIN90 %}
+// RUN: %if ptxas %{ amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80})' | FileCheck %s --check-prefix=CUBIN80 %}
+
+// Every kernel is outlined into a gpu.binary; the host side launches them.
+// PTX90: gpu.launch_func
+// PTX90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
+// PTX90-SAME: .target sm_90
+// PTX90: cvt.rn.f16.f32
+// PTX80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "
+// PTX80: cvt.rn.bf16.f32
+// CUBIN90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, properties = {ISAToBinaryTimeInMs = {{[0-9]+}} : i64{{.*}}}, bin = "
+// CUBIN80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, properties = {{.*}}, bin = "
+
+#bias = affine_map<(b, n) -> (n)>
+#id = affine_map<(b, n) -> (b, n)>
+func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf32>,
+               %w2: tensor<128x10xf32>) -> tensor<8x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<8x128xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x128xf32>) -> tensor<8x128xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<8x64xf32>, tensor<64x128xf32>)
+                     outs(%z1 : tensor<8x128xf32>) -> tensor<8x128xf32>
+  %a = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %b1 : tensor<8x128xf32>, tensor<128xf32>) outs(%e1 : tensor<8x128xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<8x128xf32>
+  %e2 = tensor.empty() : tensor<8x10xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x10xf32>) -> tensor<8x10xf32>
+  %l = linalg.matmul ins(%a, %w2 : tensor<8x128xf32>, tensor<128x10xf32>)
+                     outs(%z2 : tensor<8x10xf32>) -> tensor<8x10xf32>
+  return %l : tensor<8x10xf32>
+}
