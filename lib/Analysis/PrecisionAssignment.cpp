@@ -58,10 +58,13 @@ StringRef mlir::amp::stringifyComputeMode(ComputeMode mode) {
 
 namespace {
 
-/// An f32 value amp can retype and cast: a scalar, vector or ranked tensor.
+/// An f32 value amp can retype and cast: a scalar, vector or ranked tensor
+/// of f32, or a complex<f32> scalar.
 bool isTrackableType(Type type) {
   if (type.isF32())
     return true;
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType().isF32();
   if (isa<VectorType, RankedTensorType>(type))
     return cast<ShapedType>(type).getElementType().isF32();
   return false;
@@ -429,8 +432,9 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
     FloatType elt = getFloatElementType(type);
     if (!trackable(type) && elt && !elt.isF16() && !elt.isBF16())
       return "operand " + std::to_string(i) +
-             " is not an f32 scalar, vector or ranked tensor (memrefs, "
-             "complex and f64 values stay as they are)";
+             " is not an f32 scalar, vector or ranked tensor or a complex "
+             "scalar (memrefs, complex tensors and f64 values stay as they "
+             "are)";
     Attribute value;
     if (matchPattern(operand.get(), m_Constant(&value)) &&
         isa<FloatAttr, DenseFPElementsAttr>(value) &&

@@ -10,6 +10,7 @@
 #include "amp/Interfaces/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -74,6 +75,11 @@ Type mlir::amp::withFloatElementType(Type type, FloatType elementType) {
 bool mlir::amp::canCreateFloatCast(Type from, Type to) {
   if (from == to)
     return true;
+  // Complex scalars are cast part by part.
+  if (auto fromComplex = dyn_cast<ComplexType>(from))
+    if (auto toComplex = dyn_cast<ComplexType>(to))
+      return isa<FloatType>(fromComplex.getElementType()) &&
+             isa<FloatType>(toComplex.getElementType());
   // arith casts apply elementwise to scalars, vectors and ranked tensors
   // only.
   auto isCastable = [](Type t) {
@@ -97,6 +103,14 @@ Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
     return value;
   if (!canCreateFloatCast(from, type))
     return {};
+  if (auto toComplex = dyn_cast<ComplexType>(type)) {
+    auto part = cast<FloatType>(toComplex.getElementType());
+    Value re = complex::ReOp::create(builder, loc, value);
+    Value im = complex::ImOp::create(builder, loc, value);
+    return complex::CreateOp::create(builder, loc, type,
+                                     createFloatCast(builder, loc, re, part),
+                                     createFloatCast(builder, loc, im, part));
+  }
   auto fromElt = cast<FloatType>(getElementTypeOrSelf(from));
   auto toElt = cast<FloatType>(getElementTypeOrSelf(type));
   // A constant is converted at compile time, never cast at run time.

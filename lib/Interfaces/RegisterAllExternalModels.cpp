@@ -5,6 +5,7 @@
 void mlir::amp::registerAllExternalModels(DialectRegistry &registry) {
   registerArithExternalModels(registry);
   registerCFExternalModels(registry);
+  registerComplexExternalModels(registry);
   registerFuncExternalModels(registry);
   registerLinalgExternalModels(registry);
   registerMathExternalModels(registry);

@@ -4,6 +4,7 @@
 #include "amp/Transforms/CastFolding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -115,6 +116,21 @@ Value PrecisionRewriter::getAs(Value v, Type type) {
         return cached;
       }
   }
+  // A complex constant is converted part by part.
+  if (auto constant = v.getDefiningOp<complex::ConstantOp>())
+    if (auto complexType = dyn_cast<ComplexType>(type)) {
+      auto part = cast<FloatType>(complexType.getElementType());
+      SmallVector<Attribute> parts;
+      for (Attribute p : constant.getValue())
+        if (FailureOr<Attribute> converted = convertFloatAttr(p, part);
+            succeeded(converted))
+          parts.push_back(*converted);
+      if (parts.size() == 2) {
+        cached = complex::ConstantOp::create(rewriter, v.getLoc(), type,
+                                             rewriter.getArrayAttr(parts));
+        return cached;
+      }
+    }
   // An empty tensor has no values to cast: make one of the type needed.
   if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
     cached = tensor::EmptyOp::create(rewriter, v.getLoc(), type,
@@ -323,8 +339,8 @@ void PrecisionRewriter::run() {
   root->walk([&](Operation *op) {
     if (op->use_empty() && op->getNumResults() == 1 &&
         (isa<tensor::EmptyOp>(op) ||
-         (isa<arith::ConstantOp>(op) &&
-          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))))
+         (op->hasTrait<OpTrait::ConstantLike>() &&
+          getFloatElementType(op->getResult(0).getType()))))
       rewriter.eraseOp(op);
   });
   stats.castsInserted = countCasts(root) - castsBefore;

@@ -14,6 +14,7 @@ namespace amp {
 
 void registerArithExternalModels(DialectRegistry &registry);
 void registerCFExternalModels(DialectRegistry &registry);
+void registerComplexExternalModels(DialectRegistry &registry);
 void registerFuncExternalModels(DialectRegistry &registry);
 void registerLinalgExternalModels(DialectRegistry &registry);
 void registerMathExternalModels(DialectRegistry &registry);
