@@ -8,15 +8,13 @@
 // CHECK-NEXT: foo.indices follow traits acc=- data=()->() compute=yes "no floating-point data"
 // CHECK-NEXT: memref.load never traits acc=- data=(0)->(0) compute=yes "no amp model: its numerics are unknown"
 // CHECK-NEXT: memref.subview follow traits acc=- data=(0)->(0) compute=yes "moves or forwards values without arithmetic"
-// CHECK-NEXT: complex.create never traits acc=- data=(0, 1)->(0)
 // CHECK-NEXT: vector.broadcast never traits acc=- data=(0)->(0)
 func.func @no_model(%t: tensor<8xf32>, %i: index, %m: memref<8xf32>) {
   %0 = "foo.compute"(%t) : (tensor<8xf32>) -> tensor<8xf32>
   %1 = "foo.indices"(%i) : (index) -> index
   %2 = memref.load %m[%i] : memref<8xf32>
   %3 = memref.subview %m[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
-  %4 = complex.create %2, %2 : complex<f32>
-  %5 = vector.broadcast %2 : f32 to vector<4xf32>
+  %4 = vector.broadcast %2 : f32 to vector<4xf32>
   return
 }
 
