@@ -12,7 +12,7 @@ config.name = "AMP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "compare.py"]
+                   "compare.py", "validate_spirv.py"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
@@ -35,10 +35,13 @@ tools = [
     ToolSubst("amp-opt", os.path.join(amp_tools_dir, "amp-opt"), unresolved="fatal"),
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"), unresolved="fatal"),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner"), unresolved="ignore"),
+    ToolSubst("mlir-translate", os.path.join(config.llvm_tools_dir, "mlir-translate"), unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [amp_tools_dir, config.llvm_tools_dir])
 
 if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
 if config.amp_has_ptxas:
     config.available_features.add("ptxas")

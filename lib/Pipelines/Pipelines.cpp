@@ -3,6 +3,7 @@
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -10,6 +11,8 @@
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -53,9 +56,9 @@ static void bufferize(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(options));
 }
 
-void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
-                                            const LowerToNVVMOptions &options) {
-  buildAmpFuseKernelsPipeline(pm);
+/// Fused kernels on buffers, as outlined GPU kernels.
+static void buildGPUKernels(OpPassManager &pm) {
+  amp::buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createConvertLinalgToParallelLoopsPass());
@@ -63,6 +66,29 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
   func.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());
+}
+
+void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
+  buildGPUKernels(pm);
+  pm.addPass(amp::createAttachSPIRVEntryPointABI());
+  GpuSPIRVAttachTargetOptions target;
+  target.spirvVersion = "v1.3";
+  target.spirvCapabilities = {"Shader", "Float16", "StorageBuffer16BitAccess",
+                              "Int64"};
+  target.spirvExtensions = {"SPV_KHR_16bit_storage",
+                            "SPV_KHR_storage_buffer_storage_class"};
+  pm.addPass(createGpuSPIRVAttachTarget(target));
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
+  // 32-bit indices (the default), memory spaces mapped to storage classes.
+  pm.addPass(createConvertGPUToSPIRVPass());
+  OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
+  spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+}
+
+void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
+                                            const LowerToNVVMOptions &options) {
+  buildGPUKernels(pm);
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -84,6 +110,10 @@ void mlir::amp::registerAmpPipelines() {
       "amp-lower-to-llvm",
       "Lower mixed-precision output to the LLVM dialect for the CPU",
       buildAmpLowerToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "amp-lower-to-spirv",
+      "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",
+      buildAmpLowerToSPIRVPipeline);
   PassPipelineRegistration<LowerToNVVMOptions>(
       "amp-lower-to-nvvm",
       "Lower mixed-precision output to NVIDIA GPU kernels (NVVM, PTX, cubin)",

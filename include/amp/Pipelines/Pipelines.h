@@ -46,8 +46,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 void buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                  const LowerToNVVMOptions &options);
 
-/// Registers `amp-fuse-kernels`, `amp-lower-to-llvm` and
-/// `amp-lower-to-nvvm`.
+/// Vulkan / SPIR-V: the kernels above on buffers, mapped to workgroups,
+/// outlined, given a SPIR-V target environment with f16 arithmetic and
+/// 16-bit storage, and converted to spirv.module ops (serialise them with
+/// `mlir-translate --serialize-spirv`).
+void buildAmpLowerToSPIRVPipeline(OpPassManager &pm);
+
+/// Registers `amp-fuse-kernels`, `amp-lower-to-llvm`, `amp-lower-to-nvvm`
+/// and `amp-lower-to-spirv`.
 void registerAmpPipelines();
 
 } // namespace amp

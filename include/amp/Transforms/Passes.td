@@ -161,4 +161,14 @@ def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
   }];
 }
 
+def AttachSPIRVEntryPointABI : Pass<"amp-attach-spirv-entry-point-abi"> {
+  let summary = "Give GPU kernels the SPIR-V entry point ABI of their block size";
+  let description = [{
+    Sets `spirv.entry_point_abi` on every `gpu.func` kernel that has none,
+    with the workgroup size of its `known_block_size` (1x1x1 when unknown),
+    so that `convert-gpu-to-spirv` turns it into a SPIR-V entry point.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD
