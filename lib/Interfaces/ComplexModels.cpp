@@ -75,21 +75,6 @@ struct ComplexConstantModel
   }
 };
 
-/// complex.bitcast reinterprets bits: its types are its meaning.
-struct ComplexBitcastModel
-    : AmpOpInterface::ExternalModel<ComplexBitcastModel, complex::BitcastOp> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return category(Policy::Never,
-                    "reinterprets bits: its float types are its meaning");
-  }
-  bool isDataOperand(Operation *, unsigned) const { return false; }
-  bool isDataResult(Operation *, unsigned) const { return false; }
-  FailureOr<Operation *> convertToPrecision(Operation *op,
-                                            RewriterBase &rewriter, FloatType,
-                                            FloatType) const {
-    return rewriter.notifyMatchFailure(op, "a bitcast keeps its types");
-  }
-};
 
 } // namespace
 
@@ -106,6 +91,6 @@ void mlir::amp::registerComplexExternalModels(DialectRegistry &registry) {
                  complex::SqrtOp, complex::SubOp, complex::TanOp,
                  complex::TanhOp>(ctx);
     complex::ConstantOp::attachInterface<ComplexConstantModel>(*ctx);
-    complex::BitcastOp::attachInterface<ComplexBitcastModel>(*ctx);
+    complex::BitcastOp::attachInterface<BitcastModel<complex::BitcastOp>>(*ctx);
   });
 }

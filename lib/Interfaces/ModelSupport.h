@@ -89,6 +89,23 @@ struct DataMovementModel : MovingModel<DataMovementModel<OpT>, OpT> {
   }
 };
 
+/// Bitcasts reinterpret bits: their float types are their meaning, so they
+/// have no data amp may retype and stay as they are.
+template <typename OpT>
+struct BitcastModel : AmpOpInterface::ExternalModel<BitcastModel<OpT>, OpT> {
+  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
+    return category(Policy::Never,
+                    "reinterprets bits: its float types are its meaning");
+  }
+  bool isDataOperand(Operation *, unsigned) const { return false; }
+  bool isDataResult(Operation *, unsigned) const { return false; }
+  FailureOr<Operation *> convertToPrecision(Operation *op,
+                                            RewriterBase &rewriter, FloatType,
+                                            FloatType) const {
+    return rewriter.notifyMatchFailure(op, "a bitcast keeps its types");
+  }
+};
+
 } // namespace amp
 } // namespace mlir
 

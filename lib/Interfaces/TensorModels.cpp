@@ -44,21 +44,6 @@ struct ShapeQueryModel
   }
 };
 
-/// tensor.bitcast reinterprets bits: its float types are its meaning.
-struct BitcastModel
-    : AmpOpInterface::ExternalModel<BitcastModel, tensor::BitcastOp> {
-  CategoryInfo getDefaultCategory(Operation *, FloatType) const {
-    return category(Policy::Never,
-                    "reinterprets bits: its float types are its meaning");
-  }
-  bool isDataOperand(Operation *, unsigned) const { return false; }
-  bool isDataResult(Operation *, unsigned) const { return false; }
-  FailureOr<Operation *> convertToPrecision(Operation *op,
-                                            RewriterBase &rewriter, FloatType,
-                                            FloatType) const {
-    return rewriter.notifyMatchFailure(op, "a bitcast keeps its types");
-  }
-};
 
 } // namespace
 
@@ -72,7 +57,7 @@ void mlir::amp::registerTensorExternalModels(DialectRegistry &registry) {
                  tensor::ReshapeOp, tensor::ScatterOp, tensor::SplatOp,
                  tensor::YieldOp>(ctx);
     attachModels<TensorBodyModel, tensor::PadOp, tensor::GenerateOp>(ctx);
-    tensor::BitcastOp::attachInterface<BitcastModel>(*ctx);
+    tensor::BitcastOp::attachInterface<BitcastModel<tensor::BitcastOp>>(*ctx);
     attachModels<ShapeQueryModel, tensor::DimOp, tensor::RankOp>(ctx);
   });
 }
