@@ -86,6 +86,21 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
 }
 
+LogicalResult mlir::amp::verifyLowerToNVVMOptions(
+    const LowerToNVVMOptions &options,
+    function_ref<LogicalResult(const Twine &)> emitError) {
+  StringRef chip = options.chip;
+  unsigned sm = 0;
+  if (!chip.consume_front("sm_") || chip.getAsInteger(10, sm) || sm < 20)
+    return emitError("amp-lower-to-nvvm: chip must be sm_<N> with N >= 20, "
+                     "got '" + options.chip + "'");
+  if (options.format != "bin" && options.format != "isa" &&
+      options.format != "fatbin")
+    return emitError("amp-lower-to-nvvm: format must be bin, isa or fatbin, "
+                     "got '" + options.format + "'");
+  return success();
+}
+
 void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                             const LowerToNVVMOptions &options) {
   buildGPUKernels(pm);
@@ -114,8 +129,21 @@ void mlir::amp::registerAmpPipelines() {
       "amp-lower-to-spirv",
       "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",
       buildAmpLowerToSPIRVPipeline);
-  PassPipelineRegistration<LowerToNVVMOptions>(
+  // Registered by hand so that bad options fail the pipeline instead of
+  // reaching the NVVM target with a warning.
+  registerPassPipeline(
       "amp-lower-to-nvvm",
       "Lower mixed-precision output to NVIDIA GPU kernels (NVVM, PTX, cubin)",
-      buildAmpLowerToNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> emitError) {
+        LowerToNVVMOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(verifyLowerToNVVMOptions(options, emitError)))
+          return failure();
+        buildAmpLowerToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(LowerToNVVMOptions());
+      });
 }

@@ -40,6 +40,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init("bin")};
 };
 
+/// Checks `options`: a chip `sm_<N>` with N >= 20 and a known format.
+LogicalResult verifyLowerToNVVMOptions(
+    const LowerToNVVMOptions &options,
+    function_ref<LogicalResult(const Twine &)> emitError);
+
 /// NVIDIA GPUs: the kernels above on buffers, parallel loops mapped to GPU
 /// blocks and threads, kernels outlined, and the GPU dialect lowered to NVVM,
 /// PTX and (with format=bin) cubins embedded in gpu.binary ops.
