@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -118,12 +119,19 @@ struct MergeIdenticalCasts : OpRewritePattern<CastOp> {
 /// arithmetic, whose result element type is the operand's.
 bool isElementPreservingMove(Operation *op) {
   return isa<tensor::ExtractSliceOp, tensor::ExtractOp,
-             tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp>(
-      op);
+             tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
+             tosa::ReshapeOp, tosa::TransposeOp, tosa::SliceOp>(op);
 }
 
-/// A move of a cast's only result becomes a cast of the move: a slice or an
-/// element is cast instead of the whole tensor. Exact: casts commute with
+/// Moves whose result holds fewer elements than (or as many as) their first
+/// operand, picked from it: slices, gathers, single elements.
+bool isShrinkingMove(Operation *op) {
+  return isa<tensor::ExtractSliceOp, tensor::ExtractOp, tensor::GatherOp,
+             tosa::SliceOp, tosa::GatherOp>(op);
+}
+
+/// A move of a cast's only result becomes a cast of the move: a slice, a
+/// gather or an element is cast instead of the whole tensor. Exact: casts commute with
 /// moving elements.
 template <typename CastOp>
 struct CastAfterSlice : OpRewritePattern<CastOp> {
@@ -133,8 +141,7 @@ struct CastAfterSlice : OpRewritePattern<CastOp> {
     if (!op->hasOneUse())
       return rewriter.notifyMatchFailure(op, "cast has several users");
     Operation *move = *op->getUsers().begin();
-    if (!isa<tensor::ExtractSliceOp, tensor::ExtractOp>(move) ||
-        move->getOperand(0) != op.getResult())
+    if (!isShrinkingMove(move) || move->getOperand(0) != op.getResult())
       return rewriter.notifyMatchFailure(op, "user does not shrink it");
     Type oldResult = move->getResult(0).getType();
     auto srcElt = cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
@@ -308,8 +315,7 @@ static bool mayFold(Operation *cast) {
          isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
       return true;
   }
-  if (cast->hasOneUse() &&
-      isa<tensor::ExtractSliceOp, tensor::ExtractOp>(*cast->user_begin()))
+  if (cast->hasOneUse() && isShrinkingMove(*cast->user_begin()))
     return true;
   // Another identical cast of the same value.
   return llvm::count_if(source.getUsers(), [&](Operation *user) {

@@ -77,6 +77,26 @@ func.func @slice_then_cast(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %i: ind
 
 // -----
 
+// Gathers and TOSA slices read part of a tensor too.
+// CHECK-LABEL: func.func @gather_then_cast
+// CHECK-SAME: (%[[T:.+]]: tensor<64x8xf32>, %[[I:.+]]: tensor<4x1xindex>, %[[U:.+]]: tensor<64x8xf32>)
+// CHECK-NOT: tensor<64x8xf16>
+// CHECK: %[[G:.+]] = tensor.gather %[[T]][%[[I]]] gather_dims([0]) : (tensor<64x8xf32>, tensor<4x1xindex>) -> tensor<4x8xf32>
+// CHECK: arith.truncf %[[G]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: %[[S:.+]] = tosa.slice %[[U]], %{{.+}}, %{{.+}} : (tensor<64x8xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x8xf32>
+// CHECK: arith.truncf %[[S]] : tensor<2x8xf32> to tensor<2x8xf16>
+func.func @gather_then_cast(%t: tensor<64x8xf32>, %i: tensor<4x1xindex>, %u: tensor<64x8xf32>) -> (tensor<4x8xf16>, tensor<2x8xf16>) {
+  %0 = arith.truncf %t : tensor<64x8xf32> to tensor<64x8xf16>
+  %1 = tensor.gather %0[%i] gather_dims([0]) : (tensor<64x8xf16>, tensor<4x1xindex>) -> tensor<4x8xf16>
+  %2 = arith.truncf %u : tensor<64x8xf32> to tensor<64x8xf16>
+  %start = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %3 = tosa.slice %2, %start, %size : (tensor<64x8xf16>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x8xf16>
+  return %1, %3 : tensor<4x8xf16>, tensor<2x8xf16>
+}
+
+// -----
+
 // A cast of a broadcast or a pad becomes a broadcast or pad of the cast.
 // CHECK-LABEL: func.func @cast_before_growth
 // CHECK: %[[V:.+]] = arith.extf %{{.+}} : tensor<8xf16> to tensor<8xf32>
@@ -109,6 +129,20 @@ func.func @pair_around_reshape(%x: tensor<4x8xbf16>) -> tensor<32xbf16> {
   %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
   %2 = arith.truncf %1 : tensor<32xf32> to tensor<32xbf16>
   return %2 : tensor<32xbf16>
+}
+
+// -----
+
+// The same around a TOSA transpose.
+// CHECK-LABEL: func.func @pair_around_transpose
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf16>)
+// CHECK-NEXT: %[[T:.+]] = tosa.transpose %[[X]] {perms = array<i32: 1, 0>} : (tensor<4x8xf16>) -> tensor<8x4xf16>
+// CHECK-NEXT: return %[[T]]
+func.func @pair_around_transpose(%x: tensor<4x8xf16>) -> tensor<8x4xf16> {
+  %0 = arith.extf %x : tensor<4x8xf16> to tensor<4x8xf32>
+  %1 = tosa.transpose %0 {perms = array<i32: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %2 = arith.truncf %1 : tensor<8x4xf32> to tensor<8x4xf16>
+  return %2 : tensor<8x4xf16>
 }
 
 // -----

@@ -118,10 +118,11 @@ def FoldCasts : Pass<"amp-fold-casts"> {
       constant is rounded exactly as the cast would round it at run time);
     * identical casts of one value in a block are merged;
     * a cast moves across data movement to the side where the tensor is
-      smaller: `extract_slice`/`extract` of a cast becomes a cast of the
-      slice; a cast of `linalg.broadcast` or `tensor.pad` becomes a
-      broadcast or pad of the cast; a cast pair around a reshape
-      (`truncf(collapse_shape(extf(x)))`) disappears;
+      smaller: a slice, gather or extract (`tensor`, `tosa`) of a cast
+      becomes a cast of the slice; a cast of `linalg.broadcast` or
+      `tensor.pad` becomes a broadcast or pad of the cast; a cast pair
+      around a reshape or transpose (`truncf(collapse_shape(extf(x)))`)
+      disappears;
     * `truncf(op(extf(a), extf(b))) -> op(a, b)` for `addf`, `subf`,
       `mulf`, `divf`, `negf`, `absf`, `sqrt`, `max`/`min`, from f32 to f16 or
       bf16: the f32 result rounded once is the correctly rounded low result
