@@ -116,8 +116,8 @@ namespace {
 /// and reports every error with its file:line:col.
 class PolicyFileReader {
 public:
-  PolicyFileReader(MLIRContext *ctx, StringRef path, llvm::SourceMgr &sm)
-      : ctx(ctx), path(path), sm(sm) {}
+  PolicyFileReader(StringRef path, llvm::SourceMgr &sm)
+      : path(path), sm(sm) {}
 
   LogicalResult read(std::vector<PolicyRule> &rules);
   std::string error;
@@ -134,16 +134,11 @@ private:
     error = (path + ":" + Twine(line) + ":" + Twine(col) + ": " + msg).str();
     return failure();
   }
-  Location locOf(llvm::yaml::Node *node) {
-    auto [line, col] = sm.getLineAndColumn(node->getSourceRange().Start);
-    return FileLineColLoc::get(ctx, path, line, col);
-  }
   FailureOr<std::string> scalar(llvm::yaml::Node *node, StringRef what);
   FailureOr<int64_t> integer(llvm::yaml::Node *node, StringRef what);
   LogicalResult readRule(llvm::yaml::Node *node, PolicyRule &rule);
   LogicalResult readConditions(llvm::yaml::Node *node, PolicyRule &rule);
 
-  MLIRContext *ctx;
   StringRef path;
   llvm::SourceMgr &sm;
 };
@@ -216,7 +211,6 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
   if (!map)
     return fail(node, "a rule must be a mapping with 'op' and 'policy' or "
                       "'accumulate'");
-  rule.loc = locOf(node);
   auto [line, col] = sm.getLineAndColumn(node->getSourceRange().Start);
   rule.description = (path + ":" + Twine(line) + ":" + Twine(col)).str();
   bool hasOp = false;
@@ -292,9 +286,7 @@ LogicalResult PolicyFileReader::read(std::vector<PolicyRule> &rules) {
       return fail(kv.getValue(), "'rules' must be a list");
     sawRules = true;
     for (llvm::yaml::Node &ruleNode : *seq) {
-      PolicyRule rule{/*opPattern=*/"", std::nullopt, std::nullopt,
-                      std::nullopt, std::nullopt, std::nullopt,
-                      std::nullopt, "", UnknownLoc::get(ctx), ""};
+      PolicyRule rule;
       if (failed(readRule(&ruleNode, rule)))
         return failure();
       rules.push_back(std::move(rule));
@@ -307,7 +299,7 @@ LogicalResult PolicyFileReader::read(std::vector<PolicyRule> &rules) {
   return success();
 }
 
-LogicalResult PolicyTable::loadFile(MLIRContext *ctx, StringRef path,
+LogicalResult PolicyTable::loadFile(StringRef path,
                                     std::string &errorMessage) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
@@ -318,7 +310,7 @@ LogicalResult PolicyTable::loadFile(MLIRContext *ctx, StringRef path,
   }
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
-  PolicyFileReader reader(ctx, path, sm);
+  PolicyFileReader reader(path, sm);
   // Syntax errors come from the YAML scanner through the SourceMgr.
   sm.setDiagHandler(
       [](const llvm::SMDiagnostic &diag, void *context) {

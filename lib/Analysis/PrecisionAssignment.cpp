@@ -221,7 +221,7 @@ struct PrecisionAssignment::Impl {
   void decide(Operation *op, OpDecision &d);
   std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
   void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
-  bool propagate(bool fixedOnly = false);
+  void propagate(bool fixedOnly = false);
   void placeNaively();
   void placeOptimally(Operation *root);
   void resolveFreeGroups();
@@ -422,15 +422,14 @@ static std::pair<Operation *, PrecisionAttr> findScopePolicy(Operation *op) {
 /// Why an op that would run low cannot: an operand or result amp cannot
 /// cast, a constant or attribute the low type cannot hold.
 static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
-                                             const OpDecision &d,
-                                             bool (*trackable)(Type)) {
+                                             const OpDecision &d) {
   for (OpOperand &operand : op->getOpOperands()) {
     unsigned i = operand.getOperandNumber();
     Type type = operand.get().getType();
     if (!d.dataOperands[i])
       continue;
     FloatType elt = getFloatElementType(type);
-    if (!trackable(type) && elt && !elt.isF16() && !elt.isBF16())
+    if (!isTrackableType(type) && elt && !elt.isF16() && !elt.isBF16())
       return "operand " + std::to_string(i) +
              " is not an f32 scalar, vector or ranked tensor or a complex "
              "scalar (memrefs, complex tensors and f64 values stay as they "
@@ -449,7 +448,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   for (OpResult result : op->getResults()) {
     FloatType elt = getFloatElementType(result.getType());
     if (d.dataResults[result.getResultNumber()] &&
-        !trackable(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
+        !isTrackableType(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
       return std::string("a result is not an f32 scalar, vector or ranked "
                          "tensor");
   }
@@ -680,7 +679,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   }
   if (d.mode != ComputeMode::F32)
     if (std::optional<std::string> blocker =
-            lowBlocker(op, d.lowType, d, isTrackableType)) {
+            lowBlocker(op, d.lowType, d)) {
       d.mode = ComputeMode::F32;
       d.follows = false;
       d.reason = *blocker;
@@ -691,8 +690,8 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
 // Steps 3 and 4: states
 //===----------------------------------------------------------------------===//
 
-bool PrecisionAssignment::Impl::propagate(bool fixedOnly) {
-  bool any = false, changed = true;
+void PrecisionAssignment::Impl::propagate(bool fixedOnly) {
+  bool changed = true;
   while (changed) {
     changed = false;
     for (auto [op, d] : llvm::zip(ops, decisions)) {
@@ -732,9 +731,7 @@ bool PrecisionAssignment::Impl::propagate(bool fixedOnly) {
         changed |= contribute(r, wideResult ? GroupState{State::F32, {}} : out);
       }
     }
-    any |= changed;
   }
-  return any;
 }
 
 void PrecisionAssignment::Impl::resolveFreeGroups() {

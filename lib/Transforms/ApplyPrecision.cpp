@@ -53,7 +53,6 @@ private:
   /// the rewrite leave new values behind; positions stay.
   ArrayRef<Type> planned(Operation *op) { return plannedOperands[op]; }
   void retypeCarriedValues();
-  void rewriteConstant(Operation *op);
   void rewriteCarrier(Operation *op);
   void rewriteLow(Operation *op, OpDecision &d);
   void keepF32(Operation *op);
@@ -198,11 +197,6 @@ void PrecisionRewriter::rewriteCarrier(Operation *op) {
       setOperand(op, i, fixed ? asF32(type) : type);
 }
 
-/// Constants are never retyped in place (a body that captures one uses it
-/// as it is); each user that needs another type gets a converted copy from
-/// getAs, and constants left without users are erased at the end.
-void PrecisionRewriter::rewriteConstant(Operation *) {}
-
 void PrecisionRewriter::keepF32(Operation *op) {
   for (auto [i, type] : llvm::enumerate(planned(op)))
     if (type)
@@ -313,7 +307,9 @@ void PrecisionRewriter::run() {
       rewriteCarrier(op);
       break;
     case ComputeMode::Constant:
-      rewriteConstant(op);
+      // Never retyped in place (a body that captures a constant uses it as
+      // it is): each user that needs another type gets a converted copy
+      // from getAs, and constants left without users are erased below.
       break;
     case ComputeMode::Low:
     case ComputeMode::WideAccumulator:

@@ -142,7 +142,7 @@ LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
   }
   if (!policyFile.empty()) {
     std::string error;
-    if (failed(table.loadFile(ctx, policyFile, error)))
+    if (failed(table.loadFile(policyFile, error)))
       return root->emitError() << "mixed-precision: " << error;
   }
   options.policy = &table;

@@ -12,7 +12,6 @@
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
 
-#include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -37,7 +36,6 @@ struct PolicyRule {
   std::optional<int64_t> minElements, maxElements;
   std::string hasAttribute;
   /// Where the rule was written (file:line:col), for reports.
-  Location loc;
   std::string description;
 
   bool matches(Operation *op) const;
@@ -50,8 +48,7 @@ public:
   void addOpList(ArrayRef<std::string> names, Policy policy);
   /// Reads rules from `path` (JSON or YAML). On failure returns a message
   /// that starts with `path:line:col:`.
-  LogicalResult loadFile(MLIRContext *ctx, StringRef path,
-                         std::string &errorMessage);
+  LogicalResult loadFile(StringRef path, std::string &errorMessage);
 
   /// The policy the options or the file state for `op`, with a description
   /// of where it came from ("option never=math.exp", "file.json:3:5").
