@@ -21,6 +21,8 @@ PACKAGES=(
   libvulkan-dev mesa-vulkan-drivers spirv-tools
   # Python side (tests, tools, benchmarks)
   python3 python3-numpy
+  # ONNX import (python/amp/onnx)
+  python3-onnx
 )
 
 SUDO=""
