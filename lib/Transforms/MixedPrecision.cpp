@@ -170,16 +170,17 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
              << "): " << d->reason;
     }
 
-  if (reportFile.empty())
+  // The report goes to the `report` file and to the context's in-memory
+  // handler (set by the C API); without either it is not built.
+  auto *dialect = getContext().getLoadedDialect<AmpDialect>();
+  const AmpDialect::ReportHandler *handler =
+      dialect && dialect->getReportHandler() ? &dialect->getReportHandler()
+                                             : nullptr;
+  if (reportFile.empty() && !handler)
     return;
-  std::string error;
-  auto out = openOutputFile(reportFile, &error);
-  if (!out) {
-    getOperation()->emitError() << "mixed-precision: cannot write report: "
-                                << error;
-    return signalPassFailure();
-  }
-  llvm::json::OStream json(out->os(), /*IndentSize=*/2);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attribute("precision", precision);
     json.attribute("accumulate", accumulate);
@@ -211,7 +212,19 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
       }
     });
   });
-  out->os() << "\n";
+  os << "\n";
+  if (handler)
+    (*handler)(text);
+  if (reportFile.empty())
+    return;
+  std::string error;
+  auto out = openOutputFile(reportFile, &error);
+  if (!out) {
+    getOperation()->emitError() << "mixed-precision: cannot write report: "
+                                << error;
+    return signalPassFailure();
+  }
+  out->os() << text;
   out->keep();
 }
 

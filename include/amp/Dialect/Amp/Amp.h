@@ -13,6 +13,8 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 
+#include <functional>
+
 #include "amp/Dialect/Amp/AmpDialect.h.inc"
 #include "amp/Dialect/Amp/AmpEnums.h.inc"
 

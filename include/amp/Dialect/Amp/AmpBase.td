@@ -45,6 +45,21 @@ def Amp_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getScopeAttrName() {
       return ::llvm::StringLiteral("amp.scope");
     }
+
+    /// Receives the JSON report of every mixed-precision run in this context,
+    /// besides its `report` file, so that in-process clients (the C API) read
+    /// reports without files. Called from several threads at once when the
+    /// pass runs on functions in parallel.
+    using ReportHandler = ::std::function<void(::llvm::StringRef)>;
+    void setReportHandler(ReportHandler handler) {
+      reportHandler = ::std::move(handler);
+    }
+    const ReportHandler &getReportHandler() const { return reportHandler; }
+
+  private:
+    ReportHandler reportHandler;
+
+  public:
   }];
 }
 

@@ -1,0 +1,161 @@
+/*===-- amp-c/Amp.h - C API for amp ------------------------------*- C -*-===*\
+|*                                                                            *|
+|* amp's C API: parse MLIR text, run pass pipelines (mixed-precision and the  *|
+|* lowerings), print the result, and read diagnostics and mixed-precision's   *|
+|* JSON report, all in-process. Handles are opaque; strings are UTF-8.        *|
+|*                                                                            *|
+|* The API is for languages that load C libraries (Python's ctypes): it does  *|
+|* not need MLIR's own C API and exposes no C++ types. No C++ exception       *|
+|* crosses it (amp and MLIR are built without exceptions).                    *|
+|*                                                                            *|
+|* Threads: one context and its modules must be used by one thread at a time; *|
+|* distinct contexts may be used from distinct threads at once.               *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef AMP_C_AMP_H
+#define AMP_C_AMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#if defined(_WIN32)
+#define AMP_CAPI_EXPORTED __declspec(dllexport)
+#else
+#define AMP_CAPI_EXPORTED __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Handles
+ *===----------------------------------------------------------------------===*/
+
+/// An MLIR context with every upstream dialect, extension and pass that
+/// amp-opt registers, plus amp's dialect, models, passes and pipelines. It
+/// collects diagnostics instead of printing them.
+typedef struct AmpContextImpl *AmpContext;
+
+/// A `builtin.module` owned by the caller; it belongs to one context.
+typedef struct AmpModuleImpl *AmpModule;
+
+/*===----------------------------------------------------------------------===*
+ * Library
+ *===----------------------------------------------------------------------===*/
+
+/// amp's version and the MLIR it was built against, e.g.
+/// "amp 0.1.0 (MLIR 22.1.8)". A static string; do not free it.
+AMP_CAPI_EXPORTED const char *ampGetVersion(void);
+
+/// Frees a string or buffer returned by this API (ampModulePrint,
+/// ampContextGetReport). Null is ignored.
+AMP_CAPI_EXPORTED void ampFree(void *ptr);
+
+/*===----------------------------------------------------------------------===*
+ * Context
+ *===----------------------------------------------------------------------===*/
+
+/// Creates a context. Registering passes and pipelines happens once per
+/// process, on the first call. Never returns null.
+AMP_CAPI_EXPORTED AmpContext ampContextCreate(void);
+
+/// Destroys `context`. Every module of the context must have been destroyed
+/// before. Null is ignored.
+AMP_CAPI_EXPORTED void ampContextDestroy(AmpContext context);
+
+/// Lets pass pipelines run nested passes (e.g. on each function) on several
+/// threads (the default) or only on the calling thread.
+AMP_CAPI_EXPORTED void ampContextEnableMultithreading(AmpContext context,
+                                                      bool enable);
+
+/*===----------------------------------------------------------------------===*
+ * Diagnostics
+ *===----------------------------------------------------------------------===*/
+
+typedef enum AmpSeverity {
+  AmpSeverityError = 0,
+  AmpSeverityWarning = 1,
+  AmpSeverityNote = 2,
+  AmpSeverityRemark = 3,
+} AmpSeverity;
+
+/// One diagnostic. A note attached to a diagnostic follows it as its own
+/// entry of severity AmpSeverityNote.
+typedef struct AmpDiagnostic {
+  AmpSeverity severity;
+  /// "file:line:col" when the location has one, the printed location
+  /// otherwise, "" when it is unknown.
+  const char *location;
+  const char *message;
+} AmpDiagnostic;
+
+/// Moves the diagnostics collected since the previous call (by parsing,
+/// pipeline parsing and passes) into a new array of `*count` entries, in the
+/// order they were emitted. Returns null when there are none. Free the array
+/// with ampDiagnosticsDestroy.
+AMP_CAPI_EXPORTED AmpDiagnostic *ampContextTakeDiagnostics(AmpContext context,
+                                                           size_t *count);
+
+/// Frees an array returned by ampContextTakeDiagnostics.
+AMP_CAPI_EXPORTED void ampDiagnosticsDestroy(AmpDiagnostic *diagnostics,
+                                             size_t count);
+
+/*===----------------------------------------------------------------------===*
+ * Modules
+ *===----------------------------------------------------------------------===*/
+
+/// Parses `length` bytes of MLIR text; `sourceName` names it in locations
+/// (null: "<input>"). Top-level ops other than one `builtin.module` are
+/// wrapped in a module. Returns null when the text does not parse or verify;
+/// the reasons are in the context's diagnostics.
+AMP_CAPI_EXPORTED AmpModule ampModuleParse(AmpContext context,
+                                           const char *text, size_t length,
+                                           const char *sourceName);
+
+/// Destroys `module`. Null is ignored.
+AMP_CAPI_EXPORTED void ampModuleDestroy(AmpModule module);
+
+/// Flags of ampModulePrint.
+enum {
+  /// Print locations (`loc(...)`).
+  AmpPrintDebugInfo = 1,
+  /// Print every op in the generic form.
+  AmpPrintGenericForm = 2,
+};
+
+/// Prints `module` (`flags`: a combination of AmpPrint* values) into a new
+/// NUL-terminated string of `*length` bytes (`length` may be null). Free it
+/// with ampFree.
+AMP_CAPI_EXPORTED char *ampModulePrint(AmpModule module, unsigned flags,
+                                       size_t *length);
+
+/// Runs a textual pass pipeline anchored on the module, e.g.
+/// "builtin.module(mixed-precision{precision=bf16},amp-lower-to-llvm)".
+/// Returns false when the pipeline does not parse or a pass fails; the
+/// reasons are in the context's diagnostics (there is always at least one
+/// error). The module may be partly transformed after a failure.
+AMP_CAPI_EXPORTED bool ampModuleRunPipeline(AmpModule module,
+                                            const char *pipeline);
+
+/*===----------------------------------------------------------------------===*
+ * mixed-precision reports
+ *===----------------------------------------------------------------------===*/
+
+/// The number of JSON reports that mixed-precision produced during the last
+/// ampModuleRunPipeline of this context: one per run of the pass (one when it
+/// runs on the module, one per function when nested in func.func).
+AMP_CAPI_EXPORTED size_t ampContextGetNumReports(AmpContext context);
+
+/// The `index`th report of the last pipeline run (the same JSON as the
+/// pass's `report=FILE` option) as a new NUL-terminated string; free it with
+/// ampFree. Null when `index` is out of range. With passes nested on
+/// functions running on several threads, the order of reports is not fixed.
+AMP_CAPI_EXPORTED char *ampContextGetReport(AmpContext context, size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMP_C_AMP_H */

@@ -1,0 +1,306 @@
+//===- Amp.cpp - C API for amp --------------------------------------------===//
+//
+// The handles of amp-c/Amp.h over MLIR's C++ API: a context that collects
+// diagnostics and mixed-precision reports, and modules parsed, transformed
+// and printed in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp-c/Amp.h"
+
+#include "amp/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Config/llvm-config.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+
+#ifndef AMP_VERSION
+#define AMP_VERSION "0.1.0"
+#endif
+
+namespace {
+
+struct CollectedDiagnostic {
+  AmpSeverity severity;
+  std::string location;
+  std::string message;
+};
+
+} // namespace
+
+struct AmpContextImpl {
+  MLIRContext context;
+  DiagnosticEngine::HandlerID handler;
+  // Diagnostics come from whichever thread runs a pass; the diagnostic engine
+  // serialises its handlers, and reports are appended under `reportMutex`.
+  std::vector<CollectedDiagnostic> diagnostics;
+  std::mutex reportMutex;
+  std::vector<std::string> reports;
+
+  explicit AmpContextImpl(const DialectRegistry &registry)
+      : context(registry) {}
+};
+
+struct AmpModuleImpl {
+  AmpContextImpl *owner;
+  OwningOpRef<ModuleOp> module;
+};
+
+namespace {
+
+/// Registers the passes and pipelines of amp-opt in the process-wide
+/// registry (once: registering a pipeline twice is a fatal error) and builds
+/// the dialect registry every context starts from.
+const DialectRegistry &getAmpRegistry() {
+  static const DialectRegistry *registry = [] {
+    registerAllPasses();
+    amp::registerAllPasses();
+    auto *r = new DialectRegistry();
+    registerAllDialects(*r);
+    registerAllExtensions(*r);
+    registerAllToLLVMIRTranslations(*r);
+    amp::registerAllDialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+AmpSeverity toAmpSeverity(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return AmpSeverityError;
+  case DiagnosticSeverity::Warning:
+    return AmpSeverityWarning;
+  case DiagnosticSeverity::Note:
+    return AmpSeverityNote;
+  case DiagnosticSeverity::Remark:
+    return AmpSeverityRemark;
+  }
+  return AmpSeverityError;
+}
+
+/// "file:line:col" of the first file location inside `loc` (through names,
+/// call sites and fusions), the printed location when there is none, "" when
+/// unknown.
+std::string locationString(Location loc) {
+  if (isa<UnknownLoc>(loc))
+    return "";
+  FileLineColLoc fileLoc;
+  loc->walk([&](Location nested) {
+    fileLoc = dyn_cast<FileLineColLoc>(nested);
+    return fileLoc ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (fileLoc)
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    loc.print(os);
+  return s;
+}
+
+void collect(AmpContextImpl &ctx, Diagnostic &diag) {
+  ctx.diagnostics.push_back({toAmpSeverity(diag.getSeverity()),
+                             locationString(diag.getLocation()),
+                             diag.str()});
+  for (Diagnostic &note : diag.getNotes())
+    collect(ctx, note);
+}
+
+bool hasError(const AmpContextImpl &ctx, size_t since) {
+  for (size_t i = since, e = ctx.diagnostics.size(); i < e; ++i)
+    if (ctx.diagnostics[i].severity == AmpSeverityError)
+      return true;
+  return false;
+}
+
+char *copyString(StringRef s) {
+  char *copy = static_cast<char *>(std::malloc(s.size() + 1));
+  if (!copy)
+    return nullptr;
+  std::memcpy(copy, s.data(), s.size());
+  copy[s.size()] = '\0';
+  return copy;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Library
+//===----------------------------------------------------------------------===//
+
+const char *ampGetVersion(void) {
+  return "amp " AMP_VERSION " (MLIR " LLVM_VERSION_STRING ")";
+}
+
+void ampFree(void *ptr) { std::free(ptr); }
+
+//===----------------------------------------------------------------------===//
+// Context
+//===----------------------------------------------------------------------===//
+
+AmpContext ampContextCreate(void) {
+  auto *ctx = new AmpContextImpl(getAmpRegistry());
+  MLIRContext &context = ctx->context;
+  // An error on an op must not drag the whole op into the message.
+  context.printOpOnDiagnostic(false);
+  ctx->handler = context.getDiagEngine().registerHandler([ctx](Diagnostic &d) {
+    collect(*ctx, d);
+    return success();
+  });
+  auto *amp = context.getOrLoadDialect<amp::AmpDialect>();
+  amp->setReportHandler([ctx](StringRef json) {
+    std::lock_guard<std::mutex> lock(ctx->reportMutex);
+    ctx->reports.push_back(json.str());
+  });
+  return ctx;
+}
+
+void ampContextDestroy(AmpContext context) {
+  if (!context)
+    return;
+  context->context.getDiagEngine().eraseHandler(context->handler);
+  delete context;
+}
+
+void ampContextEnableMultithreading(AmpContext context, bool enable) {
+  context->context.enableMultithreading(enable);
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+AmpDiagnostic *ampContextTakeDiagnostics(AmpContext context, size_t *count) {
+  std::vector<CollectedDiagnostic> taken;
+  taken.swap(context->diagnostics);
+  *count = 0;
+  if (taken.empty())
+    return nullptr;
+  auto *array = static_cast<AmpDiagnostic *>(
+      std::calloc(taken.size(), sizeof(AmpDiagnostic)));
+  if (!array)
+    return nullptr;
+  for (size_t i = 0, e = taken.size(); i < e; ++i) {
+    array[i].severity = taken[i].severity;
+    array[i].location = copyString(taken[i].location);
+    array[i].message = copyString(taken[i].message);
+  }
+  *count = taken.size();
+  return array;
+}
+
+void ampDiagnosticsDestroy(AmpDiagnostic *diagnostics, size_t count) {
+  if (!diagnostics)
+    return;
+  for (size_t i = 0; i < count; ++i) {
+    std::free(const_cast<char *>(diagnostics[i].location));
+    std::free(const_cast<char *>(diagnostics[i].message));
+  }
+  std::free(diagnostics);
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+AmpModule ampModuleParse(AmpContext context, const char *text, size_t length,
+                         const char *sourceName) {
+  size_t before = context->diagnostics.size();
+  ParserConfig config(&context->context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      StringRef(text, length), config,
+      sourceName ? StringRef(sourceName) : StringRef("<input>"));
+  if (!module) {
+    if (!hasError(*context, before))
+      emitError(UnknownLoc::get(&context->context),
+                "the input is not a valid MLIR module");
+    return nullptr;
+  }
+  return new AmpModuleImpl{context, std::move(module)};
+}
+
+void ampModuleDestroy(AmpModule module) { delete module; }
+
+char *ampModulePrint(AmpModule module, unsigned flags, size_t *length) {
+  OpPrintingFlags printing;
+  if (flags & AmpPrintDebugInfo)
+    printing.enableDebugInfo();
+  if (flags & AmpPrintGenericForm)
+    printing.printGenericOpForm();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->module->print(os, printing);
+  if (length)
+    *length = text.size();
+  return copyString(text);
+}
+
+bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
+  AmpContextImpl &ctx = *module->owner;
+  MLIRContext *context = &ctx.context;
+  {
+    std::lock_guard<std::mutex> lock(ctx.reportMutex);
+    ctx.reports.clear();
+  }
+  size_t before = ctx.diagnostics.size();
+  Location unknown = UnknownLoc::get(context);
+
+  std::string parseErrors;
+  llvm::raw_string_ostream errorStream(parseErrors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+  if (failed(parsed)) {
+    StringRef message = StringRef(parseErrors).trim();
+    emitError(unknown) << "invalid pass pipeline '" << pipeline << "'"
+                       << (message.empty() ? "" : ": ") << message;
+    return false;
+  }
+  StringRef anchor = parsed->getOpAnchorName();
+  if (anchor != ModuleOp::getOperationName() &&
+      anchor != OpPassManager::getAnyOpAnchorName()) {
+    emitError(unknown) << "pass pipeline '" << pipeline
+                       << "' is anchored on '" << anchor
+                       << "'; a module needs 'builtin.module(...)'";
+    return false;
+  }
+
+  PassManager pm(context, anchor);
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  if (succeeded(pm.run(*module->module)))
+    return true;
+  if (!hasError(ctx, before))
+    emitError(unknown) << "pass pipeline '" << pipeline << "' failed";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// mixed-precision reports
+//===----------------------------------------------------------------------===//
+
+size_t ampContextGetNumReports(AmpContext context) {
+  std::lock_guard<std::mutex> lock(context->reportMutex);
+  return context->reports.size();
+}
+
+char *ampContextGetReport(AmpContext context, size_t index) {
+  std::lock_guard<std::mutex> lock(context->reportMutex);
+  if (index >= context->reports.size())
+    return nullptr;
+  return copyString(context->reports[index]);
+}
