@@ -24,6 +24,10 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%amp_opt", os.path.join(config.amp_obj_root, "bin", "amp-opt")))
+# The C API library that python/amp loads.
+config.substitutions.append(
+    ("%amp_capi_lib", os.path.join(config.amp_obj_root, "lib",
+                                   "libAmpCAPI" + config.llvm_shlib_ext)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -33,6 +37,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = [
     ToolSubst("amp-opt", os.path.join(amp_tools_dir, "amp-opt"), unresolved="fatal"),
+    ToolSubst("amp-capi-test", os.path.join(amp_tools_dir, "amp-capi-test"), unresolved="fatal"),
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"), unresolved="fatal"),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner"), unresolved="ignore"),
     ToolSubst("mlir-translate", os.path.join(config.llvm_tools_dir, "mlir-translate"), unresolved="fatal"),

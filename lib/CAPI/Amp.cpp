@@ -130,6 +130,37 @@ bool hasError(const AmpContextImpl &ctx, size_t since) {
   return false;
 }
 
+/// The pipeline parser's messages on one line: its source excerpt and caret
+/// become "at column N", and the options parser's lines are joined.
+std::string tidyPipelineErrors(StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string tidy;
+  llvm::raw_string_ostream os(tidy);
+  for (size_t i = 0, e = lines.size(); i < e; ++i) {
+    StringRef line = lines[i].trim();
+    if (line.empty())
+      continue;
+    if (!tidy.empty())
+      os << "; ";
+    // "MLIR Textual PassPipeline Parser:1:17: error: msg", then the
+    // pipeline and a caret under column 17.
+    if (line.consume_front("MLIR Textual PassPipeline Parser:")) {
+      auto [lineNo, rest] = line.split(':');
+      auto [column, message] = rest.split(':');
+      message = message.trim();
+      message.consume_front("error:");
+      os << message.trim() << " (at column " << column << ")";
+      if (i + 2 < e && lines[i + 2].trim().starts_with("^"))
+        i += 2;
+      continue;
+    }
+    line.consume_front("<Pass-Options-Parser>:");
+    os << line.trim();
+  }
+  return tidy;
+}
+
 char *copyString(StringRef s) {
   char *copy = static_cast<char *>(std::malloc(s.size() + 1));
   if (!copy)
@@ -266,7 +297,7 @@ bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
   llvm::raw_string_ostream errorStream(parseErrors);
   FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
   if (failed(parsed)) {
-    StringRef message = StringRef(parseErrors).trim();
+    std::string message = tidyPipelineErrors(parseErrors);
     emitError(unknown) << "invalid pass pipeline '" << pipeline << "'"
                        << (message.empty() ? "" : ": ") << message;
     return false;

@@ -1,0 +1,236 @@
+/*===- amp-capi-test.c - Test of amp's C API ------------------------------===*/
+/*
+ * amp's C API, used from C: a context parses MLIR text, runs mixed-precision
+ * (on the module and nested on functions), prints the result, and hands back
+ * the JSON reports and the diagnostics it collected (remarks with explain,
+ * errors for bad text, pipelines and options), which are then gone. Contexts
+ * can be created and destroyed many times in one process.
+ */
+
+/* RUN: amp-capi-test 2>&1 | FileCheck %s
+ */
+
+#include "amp-c/Amp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kSeverity[] = {"error", "warning", "note", "remark"};
+
+static const char *kMatmulExp =
+    "func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>,\n"
+    "             %c: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+    "  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)\n"
+    "                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+    "  %1 = math.exp %0 : tensor<4x4xf32>\n"
+    "  return %1 : tensor<4x4xf32>\n"
+    "}\n"
+    "func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+    "  %0 = arith.addf %a, %a : tensor<4xf32>\n"
+    "  return %0 : tensor<4xf32>\n"
+    "}\n";
+
+/* Prints and frees the diagnostics collected since the last call. */
+static void printDiagnostics(AmpContext ctx) {
+  size_t count = 0;
+  AmpDiagnostic *diags = ampContextTakeDiagnostics(ctx, &count);
+  printf("diagnostics: %zu\n", count);
+  for (size_t i = 0; i < count; ++i)
+    printf("  %s at '%s': %s\n", kSeverity[diags[i].severity],
+           diags[i].location, diags[i].message);
+  ampDiagnosticsDestroy(diags, count);
+}
+
+/* Prints the lines of `module` that contain `needle`. */
+static void printLinesWith(AmpModule module, unsigned flags,
+                           const char *needle) {
+  size_t length = 0;
+  char *text = ampModulePrint(module, flags, &length);
+  printf("printed %s\n", strlen(text) == length ? "length ok" : "bad length");
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+    if (strstr(line, needle))
+      printf("  %s\n", line + strspn(line, " "));
+  ampFree(text);
+}
+
+static AmpModule parse(AmpContext ctx, const char *text, const char *name) {
+  return ampModuleParse(ctx, text, strlen(text), name);
+}
+
+static void testVersion(void) {
+  printf("testVersion\n");
+  printf("%s\n", ampGetVersion());
+  // CHECK-LABEL: testVersion
+  // CHECK-NEXT: amp {{[0-9]+\.[0-9]+\.[0-9]+}} (MLIR {{[0-9]+\.[0-9]+}}
+}
+
+static void testConvert(void) {
+  printf("testConvert\n");
+  AmpContext ctx = ampContextCreate();
+  AmpModule module = parse(ctx, kMatmulExp, "matmul.mlir");
+  printf("parsed: %d\n", module != NULL);
+  bool ok = ampModuleRunPipeline(
+      module, "builtin.module(mixed-precision{precision=bf16 explain=true})");
+  printf("converted: %d\n", ok);
+  printLinesWith(module, 0, "linalg.matmul");
+  printLinesWith(module, 0, "math.exp");
+  printDiagnostics(ctx);
+  printDiagnostics(ctx);
+
+  size_t reports = ampContextGetNumReports(ctx);
+  printf("reports: %zu\n", reports);
+  char *report = ampContextGetReport(ctx, 0);
+  printf("report: %s\n", strstr(report, "\"precision\": \"bf16\"")
+                             ? "precision bf16"
+                             : report);
+  printf("report ops-low: %s\n", strstr(report, "\"ops-low\": 1")
+                                     ? "1"
+                                     : report);
+  ampFree(report);
+  printf("report out of range: %p\n", (void *)ampContextGetReport(ctx, 1));
+
+  /* Locations are printed when asked for. */
+  printLinesWith(module, AmpPrintDebugInfo, "math.exp");
+  ampModuleDestroy(module);
+  ampContextDestroy(ctx);
+  // CHECK-LABEL: testConvert
+  // CHECK-NEXT: parsed: 1
+  // CHECK-NEXT: converted: 1
+  // CHECK-NEXT: printed length ok
+  // CHECK-NEXT: linalg.matmul ins({{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>) outs({{.*}} : tensor<4x4xf32>)
+  // CHECK-NEXT: printed length ok
+  // CHECK-NEXT: math.exp {{.*}} : tensor<4x4xf32>
+  // CHECK-NEXT: diagnostics: 3
+  // CHECK-NEXT: remark at 'matmul.mlir:3:8': amp: linalg.matmul runs in {{.*}}bf16{{.*}} (allow, model): contraction
+  // CHECK-NEXT: remark at 'matmul.mlir:5:8': amp: math.exp stays f32 (never, model)
+  // CHECK-NEXT: remark at 'matmul.mlir:9:8': amp: arith.addf {{.*}} (follow, model)
+  // CHECK-NEXT: diagnostics: 0
+  // CHECK-NEXT: reports: 1
+  // CHECK-NEXT: report: precision bf16
+  // CHECK-NEXT: report ops-low: 1
+  // CHECK-NEXT: report out of range: (nil)
+  // CHECK-NEXT: printed length ok
+  // CHECK-NEXT: math.exp {{.*}} : tensor<4x4xf32> loc(
+}
+
+/* Nested on functions, mixed-precision runs once per function: one report
+ * each. */
+static void testReportPerFunction(void) {
+  printf("testReportPerFunction\n");
+  AmpContext ctx = ampContextCreate();
+  AmpModule module = parse(ctx, kMatmulExp, NULL);
+  printf("converted: %d\n",
+         ampModuleRunPipeline(module,
+                              "builtin.module(func.func(mixed-precision))"));
+  printf("reports: %zu\n", ampContextGetNumReports(ctx));
+  /* The next run starts with no reports. */
+  printf("canonicalized: %d\n",
+         ampModuleRunPipeline(module, "builtin.module(canonicalize)"));
+  printf("reports: %zu\n", ampContextGetNumReports(ctx));
+  ampModuleDestroy(module);
+  ampContextDestroy(ctx);
+  // CHECK-LABEL: testReportPerFunction
+  // CHECK-NEXT: converted: 1
+  // CHECK-NEXT: reports: 2
+  // CHECK-NEXT: canonicalized: 1
+  // CHECK-NEXT: reports: 0
+}
+
+static void testErrors(void) {
+  printf("testErrors\n");
+  AmpContext ctx = ampContextCreate();
+
+  AmpModule broken = parse(ctx, "func.func @broken(", "broken.mlir");
+  printf("parsed: %d\n", broken != NULL);
+  printDiagnostics(ctx);
+
+  AmpModule module = parse(ctx, kMatmulExp, "matmul.mlir");
+  printf("bad precision: %d\n",
+         ampModuleRunPipeline(
+             module, "builtin.module(mixed-precision{precision=f8})"));
+  printDiagnostics(ctx);
+  printf("reports: %zu\n", ampContextGetNumReports(ctx));
+
+  printf("unknown pass: %d\n",
+         ampModuleRunPipeline(module, "builtin.module(no-such-pass)"));
+  printDiagnostics(ctx);
+
+  printf("unknown option: %d\n",
+         ampModuleRunPipeline(module,
+                              "builtin.module(mixed-precision{colour=red})"));
+  printDiagnostics(ctx);
+
+  printf("not anchored: %d\n", ampModuleRunPipeline(module, "canonicalize"));
+  printDiagnostics(ctx);
+
+  printf("anchored on functions: %d\n",
+         ampModuleRunPipeline(module, "func.func(canonicalize)"));
+  printDiagnostics(ctx);
+
+  printf("missing policy file: %d\n",
+         ampModuleRunPipeline(
+             module,
+             "builtin.module(mixed-precision{policy-file=/nonexistent.json})"));
+  printDiagnostics(ctx);
+
+  ampModuleDestroy(module);
+  ampContextDestroy(ctx);
+  // CHECK-LABEL: testErrors
+  // CHECK-NEXT: parsed: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at 'broken.mlir:1:18': expected non-function type
+  // CHECK-NEXT: bad precision: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at 'matmul.mlir:0:0': mixed-precision: unsupported precision 'f8'; expected 'f16' or 'bf16'
+  // CHECK-NEXT: reports: 0
+  // CHECK-NEXT: unknown pass: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at '': invalid pass pipeline 'builtin.module(no-such-pass)': {{.*}}'no-such-pass' does not refer to a registered pass or pass pipeline
+  // CHECK-NEXT: unknown option: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at '': invalid pass pipeline 'builtin.module(mixed-precision{colour=red})': {{.*}}no such option colour
+  // CHECK-NEXT: not anchored: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at '': invalid pass pipeline 'canonicalize': expected pass pipeline to be wrapped with the anchor operation type
+  // CHECK-NEXT: anchored on functions: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at '': pass pipeline 'func.func(canonicalize)' is anchored on 'func.func'; a module needs 'builtin.module(...)'
+  // CHECK-NEXT: missing policy file: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT: error at 'matmul.mlir:0:0': mixed-precision: /nonexistent.json: cannot read policy file
+}
+
+/* Contexts are independent and release what they hold. */
+static void testManyContexts(void) {
+  printf("testManyContexts\n");
+  int converted = 0;
+  for (int i = 0; i < 50; ++i) {
+    AmpContext ctx = ampContextCreate();
+    AmpModule module = parse(ctx, kMatmulExp, NULL);
+    if (ampModuleRunPipeline(module, "builtin.module(mixed-precision)") &&
+        ampContextGetNumReports(ctx) == 1)
+      ++converted;
+    ampModuleDestroy(module);
+    ampContextDestroy(ctx);
+  }
+  printf("converted: %d\n", converted);
+  /* Null handles are ignored by the destroy functions. */
+  ampModuleDestroy(NULL);
+  ampContextDestroy(NULL);
+  ampFree(NULL);
+  ampDiagnosticsDestroy(NULL, 0);
+  printf("done\n");
+  // CHECK-LABEL: testManyContexts
+  // CHECK-NEXT: converted: 50
+  // CHECK-NEXT: done
+}
+
+int main(void) {
+  testVersion();
+  testConvert();
+  testReportPerFunction();
+  testErrors();
+  testManyContexts();
+  return 0;
+}
