@@ -1,0 +1,47 @@
+"""ONNX import for amp: an ONNX model as one MLIR function on tensors.
+
+    import amp.onnx
+    mlir = amp.onnx.import_model("model.onnx", shapes={"x": (1, 3, 48, 320)})
+
+or from the shell (PYTHONPATH=python):
+
+    /usr/bin/python3 -m amp.onnx model.onnx --shape x=1,3,48,320 -o model.mlir
+
+The result is TOSA (plus linalg/tensor/arith/math where TOSA has no op) on
+static shapes, weights as dense constants, ready for `amp-opt
+--mixed-precision` and amp's lowering pipelines. See docs/ONNX.md.
+This package needs only numpy and Debian's python3-onnx.
+"""
+
+from ._importer import OnnxImportError
+
+__all__ = ["OnnxImportError", "import_model", "supported_ops"]
+
+
+def import_model(model, shapes=None, func_name="main"):
+    """MLIR text for an ONNX model (a path, bytes or an onnx.ModelProto).
+
+    shapes maps graph input names to full static shapes; it is required for
+    inputs with symbolic or unknown dimensions. Raises OnnxImportError with
+    the offending node's name and op for anything that cannot be imported
+    faithfully.
+    """
+    import onnx
+    from ._importer import import_graph
+
+    if isinstance(model, (str, bytes)) and not isinstance(model, bytes):
+        try:
+            model = onnx.load(model)
+        except Exception as e:
+            raise OnnxImportError("amp.onnx: cannot read %s: %s" % (model, e)) from None
+    elif isinstance(model, bytes):
+        model = onnx.load_from_string(model)
+    elif hasattr(model, "__fspath__"):
+        model = onnx.load(model.__fspath__())
+    return import_graph(model, shapes, func_name)
+
+
+def supported_ops():
+    """The ONNX operators the importer converts or folds."""
+    from ._ops import supported_ops as ops
+    return ops()

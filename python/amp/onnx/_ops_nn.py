@@ -1,0 +1,575 @@
+"""Neural-network converters: convolutions, pools, normalizations, matmuls,
+softmax, reductions, resize and LSTM."""
+
+import numpy as np
+
+from ._importer import NodeError
+from ._ir import Value, i64_array, element_type
+from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, cast,
+                   concat, extract_slice, pad, tile, to_rank, tosa_elementwise, add, sub, mul,
+                   divide, sqrt, reduce, mean, clamp, scalar, is_float, broadcast_to)
+
+NCHW_TO_NHWC = [0, 2, 3, 1]
+NHWC_TO_NCHW = [0, 3, 1, 2]
+
+
+# --- convolution and pooling geometry ---------------------------------------
+
+def _spatial_attrs(node, x, kernel):
+    """(strides, dilations, [(pad_begin, pad_end)]) for the 2 spatial axes."""
+    nsp = len(kernel)
+    strides = list(node.attr("strides", [1] * nsp))
+    dilations = list(node.attr("dilations", [1] * nsp))
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    if auto_pad in ("NOTSET", ""):
+        pads = list(node.attr("pads", [0] * (2 * nsp)))
+        pairs = [(pads[i], pads[i + nsp]) for i in range(nsp)]
+    elif auto_pad == "VALID":
+        pairs = [(0, 0)] * nsp
+    elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pairs = []
+        for i in range(nsp):
+            size = x.shape[2 + i]
+            out = -(-size // strides[i])
+            eff = (kernel[i] - 1) * dilations[i] + 1
+            total = max(0, (out - 1) * strides[i] + eff - size)
+            small = total // 2
+            pairs.append((small, total - small) if auto_pad == "SAME_UPPER"
+                         else (total - small, small))
+    else:
+        raise NodeError("auto_pad=%s is not supported" % auto_pad)
+    return strides, dilations, pairs
+
+
+def _fit(size, eff, stride, begin, end, ceil_mode=False):
+    """TOSA wants (size + pads - eff) divisible by the stride: trim the end
+    padding (or, past it, input rows no window reads) by the remainder.
+    Returns (begin, end, rows_to_cut, out_size)."""
+    span = size + begin + end - eff
+    if span < 0:
+        raise NodeError("window of %d does not fit an input of %d with pads %d, %d"
+                        % (eff, size, begin, end))
+    if ceil_mode:
+        out = -(-span // stride) + 1
+        if (out - 1) * stride >= size + begin:
+            out -= 1  # the last window would start in the end padding
+        end = (out - 1) * stride + eff - size - begin
+        if end < 0:
+            return begin, 0, -end, out
+        return begin, end, 0, out
+    out = span // stride + 1
+    r = span % stride
+    cut = 0
+    if r:
+        d = min(r, end)
+        end -= d
+        cut = r - d
+    return begin, end, cut, out
+
+
+def _nhwc_input(em, x, cuts):
+    if any(cuts):
+        x = extract_slice(em, x, [0, 0, 0, 0],
+                          [x.shape[0], x.shape[1], x.shape[2] - cuts[0], x.shape[3] - cuts[1]])
+    return transpose(em, x, NCHW_TO_NHWC)
+
+
+def _as_2d(x):
+    """1-D spatial ops run as 2-D with a unit height."""
+    return x.rank == 3
+
+
+@converter("Conv")
+def _conv(em, node, inputs):
+    x, w = inputs[0], inputs[1]
+    b = opt_input(inputs, 2)
+    if not is_float(x):
+        raise NodeError("only float convolutions are supported")
+    if x.rank not in (3, 4):
+        raise NodeError("%d-D convolution is not supported (1-D and 2-D are)" % (x.rank - 2))
+    one_d = _as_2d(x)
+    if one_d:
+        x = reshape(em, x, (x.shape[0], x.shape[1], 1, x.shape[2]))
+        w = reshape(em, w, (w.shape[0], w.shape[1], 1, w.shape[2]))
+    kernel = node.attr("kernel_shape", list(w.shape[2:]))
+    if one_d and len(kernel) == 1:
+        kernel = [1] + list(kernel)
+    if list(kernel) != list(w.shape[2:]):
+        raise NodeError("kernel_shape %s does not match the weights %s"
+                        % (list(kernel), list(w.shape)))
+    if one_d:
+        node.attrs = dict(node.attrs)
+        for key, fill in (("strides", 1), ("dilations", 1)):
+            if key in node.attrs:
+                node.attrs[key] = [fill] + list(node.attrs[key])
+        if "pads" in node.attrs:
+            p = list(node.attrs["pads"])
+            node.attrs["pads"] = [0, p[0], 0, p[1]]
+    group = node.attr("group", 1)
+    strides, dilations, pairs = _spatial_attrs(node, x, kernel)
+    n, c, h, wd = x.shape
+    oc = w.shape[0]
+    if c % group or oc % group or w.shape[1] != c // group:
+        raise NodeError("weights %s do not fit %d input channels in %d groups"
+                        % (list(w.shape), c, group))
+    fits = [_fit(x.shape[2 + i], (kernel[i] - 1) * dilations[i] + 1, strides[i], *pairs[i])
+            for i in range(2)]
+    pad_attr = [fits[0][0], fits[0][1], fits[1][0], fits[1][1]]
+    xh = _nhwc_input(em, x, [fits[0][2], fits[1][2]])
+    out_hw = [fits[0][3], fits[1][3]]
+    bias = b if b is not None else Value.constant(np.zeros([oc], x.dtype))
+    zp = em.zero_point(x.dtype)
+    attrs = ("acc_type = f32, dilation = %s, pad = %s, stride = %s"
+             % (i64_array(dilations), i64_array(pad_attr), i64_array(strides)))
+    if x.dtype != np.float32:
+        attrs = attrs.replace("acc_type = f32", "acc_type = %s" % element_type(x.dtype))
+    if group == 1:
+        wt = transpose(em, w, [0, 2, 3, 1])  # OIHW -> OHWI
+        y = em.op("tosa.conv2d", [xh, wt, bias, zp, zp],
+                  [em.new((n, out_hw[0], out_hw[1], oc), x.dtype)], attrs)
+    elif group == c:
+        m = oc // c
+        wt = transpose(em, reshape(em, w, (c, m, kernel[0], kernel[1])), [2, 3, 0, 1])
+        y = em.op("tosa.depthwise_conv2d", [xh, wt, bias, zp, zp],
+                  [em.new((n, out_hw[0], out_hw[1], oc), x.dtype)], attrs)
+    else:
+        cg, og = c // group, oc // group
+        parts = []
+        for g in range(group):
+            xg = extract_slice(em, xh, [0, 0, 0, g * cg], [n, xh.shape[1], xh.shape[2], cg])
+            wg = extract_slice(em, w, [g * og, 0, 0, 0], [og, cg, kernel[0], kernel[1]])
+            bg = extract_slice(em, bias, [g * og], [og])
+            parts.append(em.op("tosa.conv2d", [xg, transpose(em, wg, [0, 2, 3, 1]), bg, zp, zp],
+                               [em.new((n, out_hw[0], out_hw[1], og), x.dtype)], attrs))
+        y = concat(em, parts, 3)
+    y = transpose(em, y, NHWC_TO_NCHW)
+    if one_d:
+        y = reshape(em, y, (n, oc, out_hw[1]))
+    return y
+
+
+@converter("ConvTranspose")
+def _conv_transpose(em, node, inputs):
+    x, w = inputs[0], inputs[1]
+    b = opt_input(inputs, 2)
+    if x.rank != 4:
+        raise NodeError("only 2-D ConvTranspose is supported")
+    kernel = list(node.attr("kernel_shape", list(w.shape[2:])))
+    strides = list(node.attr("strides", [1, 1]))
+    dilations = list(node.attr("dilations", [1, 1]))
+    if dilations != [1, 1]:
+        raise NodeError("dilations=%s is not supported" % dilations)
+    group = node.attr("group", 1)
+    out_padding = list(node.attr("output_padding", [0, 0]))
+    output_shape = node.attr("output_shape")
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    n, c, h, wd = x.shape
+    ocg = w.shape[1]
+    oc = ocg * group
+    if w.shape[0] != c or c % group:
+        raise NodeError("weights %s do not fit %d input channels in %d groups"
+                        % (list(w.shape), c, group))
+    full = [strides[i] * (x.shape[2 + i] - 1) + out_padding[i] + kernel[i] for i in range(2)]
+    if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        target = (list(output_shape)[-2:] if output_shape is not None
+                  else [x.shape[2 + i] * strides[i] for i in range(2)])
+        pairs = []
+        for i in range(2):
+            total = full[i] - target[i]
+            if total < 0:
+                raise NodeError("output_shape %s is larger than the full output" % target)
+            if auto_pad == "SAME_UPPER":
+                pairs.append((total // 2, total - total // 2))
+            else:
+                pairs.append((total - total // 2, total // 2))
+    elif auto_pad in ("NOTSET", "", "VALID"):
+        p = list(node.attr("pads", [0, 0, 0, 0]))
+        pairs = [(p[0], p[2]), (p[1], p[3])]
+    else:
+        raise NodeError("auto_pad=%s is not supported" % auto_pad)
+    out_hw = [full[i] - pairs[i][0] - pairs[i][1] for i in range(2)]
+    out_pad = [-pairs[0][0], -pairs[0][1], -pairs[1][0], -pairs[1][1]]
+    if any(p <= -k for p, k in zip(out_pad, [kernel[0], kernel[0], kernel[1], kernel[1]])):
+        raise NodeError("pads %s at least the kernel size are not supported" % pairs)
+    xh = transpose(em, x, NCHW_TO_NHWC)
+    bias = b if b is not None else Value.constant(np.zeros([oc], x.dtype))
+    zp = em.zero_point(x.dtype)
+    attrs = "acc_type = %s, out_pad = %s, stride = %s" % (
+        element_type(x.dtype) if x.dtype != np.float32 else "f32", i64_array(out_pad),
+        i64_array(strides))
+    cg = c // group
+    parts = []
+    for g in range(group):
+        xg = extract_slice(em, xh, [0, 0, 0, g * cg], [n, h, wd, cg]) if group > 1 else xh
+        wg = extract_slice(em, w, [g * cg, 0, 0, 0], [cg, ocg, kernel[0], kernel[1]]) \
+            if group > 1 else w
+        bg = extract_slice(em, bias, [g * ocg], [ocg]) if group > 1 else bias
+        # ONNX (in, out, kh, kw) -> TOSA (out, kh, kw, in).
+        wt = transpose(em, wg, [1, 2, 3, 0])
+        parts.append(em.op("tosa.transpose_conv2d", [xg, wt, bg, zp, zp],
+                           [em.new((n, out_hw[0], out_hw[1], ocg), x.dtype)], attrs))
+    y = concat(em, parts, 3)
+    return transpose(em, y, NHWC_TO_NCHW)
+
+
+def _pool_common(em, node, x):
+    if x.rank != 4:
+        raise NodeError("only 2-D pooling is supported")
+    kernel = list(node.attr("kernel_shape"))
+    strides, dilations, pairs = _spatial_attrs(node, x, kernel)
+    if dilations != [1, 1]:
+        raise NodeError("dilations=%s is not supported" % dilations)
+    ceil_mode = bool(node.attr("ceil_mode", 0))
+    fits = [_fit(x.shape[2 + i], kernel[i], strides[i], *pairs[i], ceil_mode=ceil_mode)
+            for i in range(2)]
+    return kernel, strides, pairs, fits
+
+
+@converter("MaxPool")
+def _max_pool(em, node, inputs):
+    x = inputs[0]
+    node.ignore("storage_order")
+    if len(node.proto.output) > 1 and node.proto.output[1]:
+        raise NodeError("the Indices output is not supported")
+    kernel, strides, _, fits = _pool_common(em, node, x)
+    xh = _nhwc_input(em, x, [fits[0][2], fits[1][2]])
+    pad_attr = [fits[0][0], fits[0][1], fits[1][0], fits[1][1]]
+    if any(p >= k for p, k in zip(pad_attr, [kernel[0]] * 2 + [kernel[1]] * 2)):
+        raise NodeError("pads at least the kernel size are not supported")
+    y = em.op("tosa.max_pool2d", [xh],
+              [em.new((x.shape[0], fits[0][3], fits[1][3], x.shape[1]), x.dtype)],
+              "kernel = %s, pad = %s, stride = %s" % (i64_array(kernel), i64_array(pad_attr),
+                                                      i64_array(strides)))
+    return transpose(em, y, NHWC_TO_NCHW)
+
+
+@converter("AveragePool")
+def _avg_pool(em, node, inputs):
+    x = inputs[0]
+    kernel, strides, pairs, fits = _pool_common(em, node, x)
+    include = bool(node.attr("count_include_pad", 0))
+    xh = _nhwc_input(em, x, [fits[0][2], fits[1][2]])
+    pad_attr = [fits[0][0], fits[0][1], fits[1][0], fits[1][1]]
+    if include and any(pad_attr):
+        # The padding counts: make it real zeros, pool without padding.
+        if any(f[1] != p[1] for f, p in zip(fits, pairs)):
+            raise NodeError("count_include_pad=1 with ceil_mode is not supported")
+        xh = pad(em, xh, [(0, 0), (pad_attr[0], pad_attr[1]), (pad_attr[2], pad_attr[3]),
+                          (0, 0)])
+        pad_attr = [0, 0, 0, 0]
+    if any(p >= k for p, k in zip(pad_attr, [kernel[0]] * 2 + [kernel[1]] * 2)):
+        raise NodeError("pads at least the kernel size are not supported")
+    zp = em.zero_point(x.dtype)
+    y = em.op("tosa.avg_pool2d", [xh, zp, zp],
+              [em.new((x.shape[0], fits[0][3], fits[1][3], x.shape[1]), x.dtype)],
+              "acc_type = f32, kernel = %s, pad = %s, stride = %s"
+              % (i64_array(kernel), i64_array(pad_attr), i64_array(strides)))
+    return transpose(em, y, NHWC_TO_NCHW)
+
+
+@converter("GlobalAveragePool")
+def _global_avg_pool(em, node, inputs):
+    x = inputs[0]
+    return mean(em, x, list(range(2, x.rank)))
+
+
+@converter("GlobalMaxPool")
+def _global_max_pool(em, node, inputs):
+    x = inputs[0]
+    return reduce(em, "tosa.reduce_max", x, list(range(2, x.rank)))
+
+
+# --- normalization ------------------------------------------------------------
+
+def _channel_shape(x):
+    return (1, x.shape[1]) + (1,) * (x.rank - 2)
+
+
+@converter("BatchNormalization")
+def _batch_norm(em, node, inputs):
+    x, scale, bias, mean_v, var = inputs[:5]
+    eps = node.attr("epsilon", 1e-5)
+    node.ignore("momentum", "spatial", "is_test", "consumed_inputs")
+    if node.attr("training_mode", 0):
+        raise NodeError("training_mode=1 is not supported (inference only)")
+    if len([o for o in node.proto.output if o]) > 1:
+        raise NodeError("the running mean/variance outputs (training) are not supported")
+    cs = _channel_shape(x)
+    if all(v.is_const for v in (scale, bias, mean_v, var)):
+        # y = x * s + t with s = scale / sqrt(var + eps), t = bias - mean * s,
+        # computed here in f64 and rounded once.
+        s = scale.const.astype(np.float64) / np.sqrt(var.const.astype(np.float64) + eps)
+        t = bias.const.astype(np.float64) - mean_v.const.astype(np.float64) * s
+        s = Value.constant(s.astype(x.dtype).reshape(cs))
+        t = Value.constant(t.astype(x.dtype).reshape(cs))
+        return add(em, mul(em, x, s), t)
+    inv = sqrt(em, add(em, reshape(em, var, cs), scalar(eps, x.dtype)))
+    y = divide(em, sub(em, x, reshape(em, mean_v, cs)), inv)
+    return add(em, mul(em, y, reshape(em, scale, cs)), reshape(em, bias, cs))
+
+
+def _normalize(em, x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over axes, plus mean and 1/std."""
+    m = mean(em, x, axes)
+    d = sub(em, x, m)
+    var = mean(em, mul(em, d, d), axes)
+    ve = add(em, var, Value.constant(np.full([1] * x.rank, eps, x.dtype)))
+    inv = em.op("tosa.rsqrt", [ve], [em.new(ve.shape, x.dtype)])
+    return mul(em, d, inv), m, inv
+
+
+@converter("LayerNormalization")
+def _layer_norm(em, node, inputs):
+    x, scale = inputs[0], inputs[1]
+    b = opt_input(inputs, 2)
+    axis = norm_axis(node.attr("axis", -1), x.rank)
+    eps = node.attr("epsilon", 1e-5)
+    node.ignore("stash_type")
+    axes = list(range(axis, x.rank))
+    y, m, inv = _normalize(em, x, axes, eps)
+    y = mul(em, y, scale)
+    if b is not None:
+        y = add(em, y, b)
+    return [y, m, inv]
+
+
+@converter("InstanceNormalization")
+def _instance_norm(em, node, inputs):
+    x, scale, b = inputs
+    eps = node.attr("epsilon", 1e-5)
+    y, _, _ = _normalize(em, x, list(range(2, x.rank)), eps)
+    cs = _channel_shape(x)
+    return add(em, mul(em, y, reshape(em, scale, cs)), reshape(em, b, cs))
+
+
+# --- matrix products -----------------------------------------------------------
+
+def matmul(em, a, b):
+    """numpy.matmul semantics with tosa.matmul (batched, 3-D)."""
+    if a.rank == 0 or b.rank == 0:
+        raise NodeError("MatMul of a scalar")
+    a_vec, b_vec = a.rank == 1, b.rank == 1
+    if a_vec:
+        a = reshape(em, a, (1, a.shape[0]))
+    if b_vec:
+        b = reshape(em, b, (b.shape[0], 1))
+    m, k = a.shape[-2:]
+    k2, nn = b.shape[-2:]
+    if k != k2:
+        raise NodeError("MatMul shapes %s and %s do not match" % (list(a.shape), list(b.shape)))
+    batch = broadcast_shape_nd(a.shape[:-2], b.shape[:-2])
+    nb = int(np.prod(batch, dtype=np.int64))
+    if b.rank == 2 or all(d == 1 for d in b.shape[:-2]):
+        # Shared right-hand side: fold the batch into the rows.
+        a3 = reshape(em, broadcast_to(em, a, batch + (m, k)), (1, nb * m, k))
+        b3 = reshape(em, b, (1, k, nn))
+        y = em.op("tosa.matmul", [a3, b3, em.zero_point(a.dtype), em.zero_point(b.dtype)],
+                  [em.new((1, nb * m, nn), a.dtype)])
+    else:
+        a3 = reshape(em, broadcast_to(em, a, batch + (m, k)), (nb, m, k))
+        b3 = reshape(em, broadcast_to(em, b, batch + (k, nn)), (nb, k, nn))
+        y = em.op("tosa.matmul", [a3, b3, em.zero_point(a.dtype), em.zero_point(b.dtype)],
+                  [em.new((nb, m, nn), a.dtype)])
+    shape = list(batch) + ([] if a_vec else [m]) + ([] if b_vec else [nn])
+    return reshape(em, y, shape)
+
+
+def broadcast_shape_nd(a, b):
+    try:
+        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise NodeError("batch dimensions %s and %s do not broadcast" % (list(a), list(b)))
+
+
+@converter("MatMul")
+def _matmul(em, node, inputs):
+    a, b = inputs
+    if not is_float(a):
+        raise NodeError("integer MatMul is not supported")
+    return matmul(em, a, b)
+
+
+@converter("Gemm")
+def _gemm(em, node, inputs):
+    a, b = inputs[0], inputs[1]
+    c = opt_input(inputs, 2)
+    alpha, beta = node.attr("alpha", 1.0), node.attr("beta", 1.0)
+    node.ignore("broadcast")
+    if node.attr("transA", 0):
+        a = transpose(em, a, [1, 0])
+    if node.attr("transB", 0):
+        b = transpose(em, b, [1, 0])
+    if alpha != 1.0 and b.is_const:
+        b = Value.constant((b.const * np.float32(alpha)).astype(b.dtype))
+        alpha = 1.0
+    y = matmul(em, a, b)
+    if alpha != 1.0:
+        y = mul(em, y, Value.constant(np.full([1, 1], alpha, y.dtype)))
+    if c is not None:
+        if beta != 1.0:
+            c = mul(em, c, Value.constant(np.full([1] * c.rank, beta, c.dtype))) \
+                if not c.is_const else Value.constant((c.const * beta).astype(c.dtype))
+        y = add(em, y, c)
+    return y
+
+
+# --- softmax and reductions --------------------------------------------------------
+
+def softmax(em, x, axis):
+    e = em.fresh()
+    s = em.new(x.shape, x.dtype)
+    em.emit("%s = tensor.empty() : %s" % (e, x.type))
+    em.emit("%s = linalg.softmax dimension(%d) ins(%s : %s) outs(%s : %s) -> %s"
+            % (s.name, axis, em.use(x), x.type, e, x.type, x.type))
+    return s
+
+
+def _softmax_axis(node, x):
+    axis = norm_axis(node.attr("axis", -1 if node.opset >= 13 else 1), x.rank)
+    if node.opset >= 13 or axis == x.rank - 1:
+        return x, axis, None
+    # Before opset 13: the input is flattened to 2-D at axis.
+    return x, axis, (int(np.prod(x.shape[:axis], dtype=np.int64)),
+                     int(np.prod(x.shape[axis:], dtype=np.int64)))
+
+
+@converter("Softmax")
+def _softmax(em, node, inputs):
+    x, axis, flat = _softmax_axis(node, inputs[0])
+    if flat is None:
+        return softmax(em, x, axis)
+    return reshape(em, softmax(em, reshape(em, x, flat), 1), x.shape)
+
+
+@converter("LogSoftmax")
+def _log_softmax(em, node, inputs):
+    x, axis, flat = _softmax_axis(node, inputs[0])
+    orig = x.shape
+    if flat is not None:
+        x, axis = reshape(em, x, flat), 1
+    mx = reduce(em, "tosa.reduce_max", x, [axis])
+    d = sub(em, x, mx)
+    e = em.op("tosa.exp", [d], [em.new(d.shape, d.dtype)])
+    s = reduce(em, "tosa.reduce_sum", e, [axis])
+    ls = em.op("tosa.log", [s], [em.new(s.shape, s.dtype)])
+    return reshape(em, sub(em, d, ls), orig)
+
+
+def _reduce_axes(node, inputs, x):
+    if len(inputs) > 1 and inputs[1] is not None:
+        axes = [int(a) for a in need_const(inputs[1], "axes").reshape(-1)]
+    else:
+        axes = node.attr("axes")
+    keep = node.attr("keepdims", 1)
+    noop = node.attr("noop_with_empty_axes", 0)
+    if not axes:
+        if noop:
+            return None, keep
+        axes = list(range(x.rank))
+    return sorted(set(norm_axis(a, x.rank) for a in axes)), keep
+
+
+def _finish_reduce(em, y, axes, keep):
+    if keep:
+        return y
+    return reshape(em, y, [d for i, d in enumerate(y.shape) if i not in axes])
+
+
+@converter("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
+           "ReduceSumSquare", "ReduceL2", "ReduceL1")
+def _reduce(em, node, inputs):
+    x = inputs[0]
+    axes, keep = _reduce_axes(node, inputs, x)
+    if axes is None:
+        return x
+    op = node.op_type
+    if op == "ReduceMean":
+        y = mean(em, x, axes)
+    elif op in ("ReduceSumSquare", "ReduceL2"):
+        y = reduce(em, "tosa.reduce_sum", mul(em, x, x), axes)
+        if op == "ReduceL2":
+            y = sqrt(em, y)
+    elif op == "ReduceL1":
+        y = reduce(em, "tosa.reduce_sum", em.op("tosa.abs", [x], [em.new(x.shape, x.dtype)]),
+                   axes)
+    else:
+        name = {"ReduceSum": "tosa.reduce_sum", "ReduceMax": "tosa.reduce_max",
+                "ReduceMin": "tosa.reduce_min", "ReduceProd": "tosa.reduce_product"}[op]
+        y = reduce(em, name, x, axes)
+    return _finish_reduce(em, y, axes, keep)
+
+
+@converter("ArgMax")
+def _argmax(em, node, inputs):
+    x = inputs[0]
+    axis = norm_axis(node.attr("axis", 0), x.rank)
+    keep = node.attr("keepdims", 1)
+    if node.attr("select_last_index", 0):
+        raise NodeError("select_last_index=1 is not supported")
+    shape = [d for i, d in enumerate(x.shape) if i != axis]
+    y = em.op("tosa.argmax", [x], [em.new(shape, np.int32)], "axis = %d : i32" % axis)
+    y = cast(em, y, np.int64)
+    if keep:
+        y = reshape(em, y, x.shape[:axis] + (1,) + x.shape[axis + 1:])
+    return y
+
+
+# --- resize --------------------------------------------------------------------------
+
+def _resize_scales(node, inputs, x):
+    """Output sizes and scales for each axis."""
+    if node.op_type == "Upsample":
+        scales = node.attr("scales") if node.opset < 9 else need_const(inputs[1], "scales")
+        scales = [float(s) for s in np.asarray(scales).reshape(-1)]
+        sizes = [int(np.floor(d * s)) for d, s in zip(x.shape, scales)]
+        return sizes, scales
+    if node.opset < 11:
+        scales = [float(s) for s in need_const(inputs[1], "scales").reshape(-1)]
+        return [int(np.floor(d * s)) for d, s in zip(x.shape, scales)], scales
+    sv = opt_input(inputs, 2)
+    zv = opt_input(inputs, 3)
+    if zv is not None and zv.size:
+        sizes = [int(s) for s in need_const(zv, "sizes").reshape(-1)]
+        return sizes, [o / i for o, i in zip(sizes, x.shape)]
+    scales = [float(s) for s in need_const(sv, "scales").reshape(-1)]
+    return [int(np.floor(d * s)) for d, s in zip(x.shape, scales)], scales
+
+
+@converter("Resize", "Upsample")
+def _resize(em, node, inputs):
+    x = inputs[0]
+    if x.rank != 4:
+        raise NodeError("only 4-D (NCHW) inputs are supported")
+    mode = node.attr("mode", "nearest")
+    if node.op_type == "Upsample":
+        coord = "asymmetric"
+        nearest = "floor"
+    else:
+        coord = node.attr("coordinate_transformation_mode", "half_pixel")
+        nearest = node.attr("nearest_mode", "round_prefer_floor")
+        node.ignore("cubic_coeff_a")
+        if node.attr("exclude_outside", 0):
+            raise NodeError("exclude_outside=1 is not supported")
+        if node.attr("extrapolation_value", 0.0) != 0.0 and coord == "tf_crop_and_resize":
+            raise NodeError("tf_crop_and_resize is not supported")
+        if node.attr("antialias", 0):
+            raise NodeError("antialias=1 is not supported")
+        if node.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
+            raise NodeError("keep_aspect_ratio_policy is not supported")
+        if node.attr("axes") is not None:
+            raise NodeError("axes is not supported")
+    sizes, scales = _resize_scales(node, inputs, x)
+    if sizes[:2] != list(x.shape[:2]):
+        raise NodeError("resizing the batch or channel axis is not supported")
+    if mode not in ("nearest", "linear", "bilinear"):
+        raise NodeError("mode=%s is not supported (nearest and linear are)" % mode)
+    from ._resize import resize_params
+    params = resize_params(mode, coord, nearest, x.shape[2:], sizes[2:], scales[2:])
+    scale, offset, border, tosa_mode = params
+    xh = transpose(em, x, NCHW_TO_NHWC)
+    ss, so, sb = em.shape_operand(scale), em.shape_operand(offset), em.shape_operand(border)
+    y = em.new((x.shape[0], sizes[2], sizes[3], x.shape[1]), x.dtype)
+    em.emit("%s = tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, "
+            "!tosa.shape<2>, !tosa.shape<2>) -> %s"
+            % (y.name, em.use(xh), ss, so, sb, tosa_mode, xh.type, y.type))
+    return transpose(em, y, NHWC_TO_NCHW)

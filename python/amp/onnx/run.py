@@ -1,0 +1,188 @@
+"""Run an imported (tensor-level) MLIR function on the CPU with numpy inputs.
+
+    outputs = amp.onnx.run.run_mlir(text, [x], func_name="main", precision="bf16")
+
+The function is optionally converted with `amp-opt --mixed-precision`,
+lowered with amp's `amp-lower-to-llvm` pipeline and run by mlir-runner
+through a generated driver that passes the inputs as constants and prints
+every result with the runner library's printMemref*. Used by the tests and
+by `python3 -m amp.onnx.check`; results are f32/i32/i64 numpy arrays.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from ._ir import dense_attr, tensor_type
+
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+LLVM_LIB = "/usr/lib/llvm-22/lib"
+
+
+class RunError(Exception):
+    pass
+
+
+def find_amp_opt():
+    env = os.environ.get("AMP_OPT")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.join(here, "..", "..", "..", "build", "bin", "amp-opt")
+    if os.path.exists(built):
+        return os.path.normpath(built)
+    found = shutil.which("amp-opt")
+    if found:
+        return found
+    raise RunError("amp-opt not found: build amp or set $AMP_OPT")
+
+
+_PRINTERS = {np.dtype(np.float32): ("printMemrefF32", "f32"),
+             np.dtype(np.int64): ("printMemrefI64", "i64"),
+             np.dtype(np.int32): ("printMemrefI32", "i32")}
+
+_SIG = re.compile(r"func\.func @(\S+)\((.*?)\) -> (.*?) \{")
+
+
+def _signature(text, func_name):
+    for m in _SIG.finditer(text):
+        if m.group(1) == func_name:
+            return m.group(2), m.group(3)
+    raise RunError("function @%s not found" % func_name)
+
+
+def _split_types(s):
+    s = s.strip()
+    if s.startswith("(") and s.endswith(")"):
+        s = s[1:-1]
+    return re.findall(r"tensor<[^>]*>", s)
+
+
+def _parse_type(t):
+    body = t[len("tensor<"):-1]
+    parts = body.split("x")
+    et = parts[-1]
+    dims = [int(p) for p in parts[:-1]]
+    dtype = {"f32": np.float32, "f16": np.float16, "bf16": None, "i64": np.int64,
+             "i32": np.int32, "i1": np.bool_}.get(et)
+    return dims, et, dtype
+
+
+def driver(text, inputs, func_name="main"):
+    """The module with an @amp_onnx_driver that calls func_name and prints."""
+    args, results = _signature(text, func_name)
+    arg_types = re.findall(r"tensor<[^>]*>", args)
+    res_types = _split_types(results)
+    if len(arg_types) != len(inputs):
+        raise RunError("@%s takes %d inputs, %d given" % (func_name, len(arg_types), len(inputs)))
+    lines = ["  func.func private @printMemrefF32(memref<*xf32>)",
+             "  func.func private @printMemrefI64(memref<*xi64>)",
+             "  func.func private @printMemrefI32(memref<*xi32>)",
+             "  func.func @amp_onnx_driver() {"]
+    names = []
+    for i, (t, x) in enumerate(zip(arg_types, inputs)):
+        dims, et, dtype = _parse_type(t)
+        x = np.asarray(x)
+        if list(x.shape) != dims:
+            raise RunError("input %d has shape %s, @%s takes %s" % (i, list(x.shape), func_name, t))
+        if et == "bf16":
+            raise RunError("bf16 inputs are not supported by the driver")
+        lines.append("    %%in%d = arith.constant %s" % (i, dense_attr(x.astype(dtype))))
+        names.append("%%in%d" % i)
+    res = ["%%r%d" % i for i in range(len(res_types))]
+    lines.append("    %s = func.call @%s(%s) : (%s) -> (%s)"
+                 % (", ".join(res), func_name, ", ".join(names), ", ".join(arg_types),
+                    ", ".join(res_types)))
+    kinds = []
+    for i, t in enumerate(res_types):
+        dims, et, dtype = _parse_type(t)
+        r = "%%r%d" % i
+        if et in ("f16", "bf16"):
+            ext = "tensor<%sf32>" % "".join("%dx" % d for d in dims)
+            lines.append("    %%x%d = arith.extf %s : %s to %s" % (i, r, t, ext))
+            r, t, et = "%%x%d" % i, ext, "f32"
+        elif et == "i1":
+            ext = "tensor<%si32>" % "".join("%dx" % d for d in dims)
+            lines.append("    %%x%d = arith.extui %s : %s to %s" % (i, r, t, ext))
+            r, t, et = "%%x%d" % i, ext, "i32"
+        fn = {"f32": "printMemrefF32", "i64": "printMemrefI64", "i32": "printMemrefI32"}[et]
+        mt = "memref<%s%s>" % ("".join("%dx" % d for d in dims), et)
+        lines.append("    %%m%d = bufferization.to_buffer %s : %s to %s" % (i, r, t, mt))
+        lines.append("    %%u%d = memref.cast %%m%d : %s to memref<*x%s>" % (i, i, mt, et))
+        lines.append("    func.call @%s(%%u%d) : (memref<*x%s>) -> ()" % (fn, i, et))
+        kinds.append((dims, {"f32": np.float32, "i64": np.int64, "i32": np.int32}[et]))
+    lines.append("    return")
+    lines.append("  }")
+    end = text.rstrip().rfind("}")
+    return text[:end] + "\n".join(lines) + "\n}\n", kinds
+
+
+_HEADER = re.compile(r"sizes = \[([^\]]*)\].*?data =", re.S)
+_NUMBER = re.compile(r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", re.I)
+
+
+def parse_printed(out, kinds):
+    headers = list(_HEADER.finditer(out))
+    if len(headers) != len(kinds):
+        raise RunError("expected %d printed results, found %d:\n%s"
+                       % (len(kinds), len(headers), out[-2000:]))
+    results = []
+    for k, (h, (dims, dtype)) in enumerate(zip(headers, kinds)):
+        end = headers[k + 1].start() if k + 1 < len(headers) else len(out)
+        body = out[h.end():end]
+        depth, stop = 0, len(body)
+        for i, c in enumerate(body):
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    stop = i + 1
+                    break
+        vals = [float(v) for v in _NUMBER.findall(body[:stop])]
+        arr = np.asarray(vals, dtype=np.float64)
+        if arr.size != int(np.prod(dims, dtype=np.int64)):
+            raise RunError("result %d: %d values for shape %s" % (k, arr.size, dims))
+        results.append(arr.reshape(dims).astype(dtype))
+    return results
+
+
+def run_mlir(text, inputs, func_name="main", precision=None, options="", keep=None):
+    """Convert (precision f16/bf16, or None for as-is), lower, run; the results."""
+    amp_opt = find_amp_opt()
+    with tempfile.TemporaryDirectory(prefix="amp-onnx-") as tmp:
+        src = os.path.join(tmp, "model.mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        if precision:
+            conv = os.path.join(tmp, "converted.mlir")
+            opt = "precision=%s%s" % (precision, (" " + options) if options else "")
+            _check([amp_opt, src, "-p", "builtin.module(mixed-precision{%s})" % opt, "-o", conv],
+                   "amp-opt --mixed-precision")
+            with open(conv) as f:
+                text = f.read()
+        full, kinds = driver(text, inputs, func_name)
+        drv = os.path.join(tmp, "driver.mlir")
+        with open(drv, "w") as f:
+            f.write(full)
+        if keep:
+            shutil.copy(drv, keep)
+        low = os.path.join(tmp, "lowered.mlir")
+        _check([amp_opt, drv, "-p", "builtin.module(amp-lower-to-llvm)", "-o", low],
+               "amp-opt amp-lower-to-llvm")
+        libs = ",".join(os.path.join(LLVM_LIB, l) for l in
+                        ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+        out = _check([os.path.join(LLVM_BIN, "mlir-runner"), low, "-e", "amp_onnx_driver",
+                      "-entry-point-result=void", "-shared-libs=" + libs], "mlir-runner")
+        return parse_printed(out, kinds)
+
+
+def _check(cmd, what):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise RunError("%s failed (exit %d):\n%s" % (what, p.returncode, p.stderr[-4000:]))
+    return p.stdout
