@@ -24,10 +24,12 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%amp_opt", os.path.join(config.amp_obj_root, "bin", "amp-opt")))
-# The C API library that python/amp loads.
+# The C API library that python/amp loads, and the folder holding python/amp.
 config.substitutions.append(
     ("%amp_capi_lib", os.path.join(config.amp_obj_root, "lib",
                                    "libAmpCAPI" + config.llvm_shlib_ext)))
+config.substitutions.append(
+    ("%amp_python_path", os.path.join(config.amp_src_root, "python")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -85,8 +85,9 @@ typedef enum AmpSeverity {
 /// entry of severity AmpSeverityNote.
 typedef struct AmpDiagnostic {
   AmpSeverity severity;
-  /// "file:line:col" when the location has one, the printed location
-  /// otherwise, "" when it is unknown.
+  /// "file:line:col" when the location has one ("file" for the module that
+  /// wraps the parsed text), the printed location otherwise, "" when it is
+  /// unknown.
   const char *location;
   const char *message;
 } AmpDiagnostic;

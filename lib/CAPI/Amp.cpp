@@ -95,8 +95,8 @@ AmpSeverity toAmpSeverity(DiagnosticSeverity severity) {
 }
 
 /// "file:line:col" of the first file location inside `loc` (through names,
-/// call sites and fusions), the printed location when there is none, "" when
-/// unknown.
+/// call sites and fusions; "file" for line 0), the printed location when
+/// there is none, "" when unknown.
 std::string locationString(Location loc) {
   if (isa<UnknownLoc>(loc))
     return "";
@@ -107,7 +107,10 @@ std::string locationString(Location loc) {
   });
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (fileLoc)
+  // Line 0 is the whole source (the module that parsing wraps around it).
+  if (fileLoc && fileLoc.getLine() == 0)
+    os << fileLoc.getFilename().getValue();
+  else if (fileLoc)
     os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
        << fileLoc.getColumn();
   else
