@@ -1,0 +1,64 @@
+//===- Backend.h - Where amp-run runs a program -----------------*- C++ -*-===//
+//
+// Each backend is a row of one table: the registered amp pipeline that
+// lowers the tensor-level program, and the runtime shared library (next to
+// amp-run, in ../lib) that provides the mgpu* functions the lowered host
+// code calls.
+//
+//   cpu     amp-lower-to-llvm                 (none)
+//   vulkan  amp-lower-to-vulkan               libamp_vulkan_runtime.so
+//   cuda    amp-lower-to-nvvm{chip= format=}  libamp_cuda_runtime.so
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_BACKEND_H
+#define AMP_RUNTIME_BACKEND_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace amp {
+namespace runtime {
+
+enum class Backend { CPU, Vulkan, CUDA };
+
+struct BackendOptions {
+  /// The NVIDIA GPU the CUDA backend compiles for.
+  std::string cudaChip = "sm_90";
+  /// What the kernels are embedded as: "isa" (PTX, compiled by the driver
+  /// when loaded; needs no CUDA Toolkit), "bin" (cubin from ptxas) or
+  /// "fatbin".
+  std::string cudaFormat = "isa";
+};
+
+struct BackendDescription {
+  Backend backend;
+  llvm::StringRef name;
+  /// The registered pipeline, without options.
+  llvm::StringRef pipelineName;
+  /// File name of the runtime library; empty when none is needed.
+  llvm::StringRef runtimeLibrary;
+  /// Whether kernels run on a device that cannot read the host's globals,
+  /// so that the host code must ask the runtime for a device-visible copy
+  /// of each (see routeGlobalsThroughRuntime).
+  bool needsDeviceGlobals;
+};
+
+/// The backend named `name` ("cpu", "vulkan", "cuda"), if any.
+std::optional<BackendDescription> lookupBackend(llvm::StringRef name);
+
+/// The names of all backends, "cpu, vulkan, cuda".
+std::string listBackends();
+
+/// The textual pipeline (inside builtin.module(...)) for `backend`.
+std::string getPipeline(const BackendDescription &backend,
+                        const BackendOptions &options);
+
+} // namespace runtime
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_RUNTIME_BACKEND_H
