@@ -1,0 +1,69 @@
+# REQUIRES: mlir-runner
+# RUN: env AMP_CAPI_LIBRARY=%amp_capi_lib PYTHONPATH=%amp_python_path %python %s %t.llvm.mlir | FileCheck %s
+# RUN: mlir-runner %t.llvm.mlir -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s --check-prefix=OUT
+#
+# amp.lower takes convert's output to each target in-process: "cpu" to the
+# LLVM dialect, which mlir-runner runs and prints the right numbers for (the
+# inputs are small integers, exact in bf16, and the matmul accumulates in
+# f32, so bf16 computes y = x * w + b exactly); "vulkan" to spirv.modules
+# (f16 kernels declare Float16); "nvvm" to PTX for the chip asked for.
+import sys
+
+import amp
+
+PROGRAM = """
+func.func @compute(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %e = tensor.empty() : tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = arith.addf %m, %b : tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+
+func.func @main() {
+  %x = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %w = arith.constant dense<[[1.0, -1.0], [2.0, 0.5], [-3.0, 4.0]]> : tensor<3x2xf32>
+  %b = arith.constant dense<[[0.5, 0.25], [-1.0, 2.0]]> : tensor<2x2xf32>
+  %y = call @compute(%x, %w, %b) : (tensor<2x3xf32>, tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %my = memref.alloc() : memref<2x2xf32>
+  bufferization.materialize_in_destination %y in restrict writable %my
+      : (tensor<2x2xf32>, memref<2x2xf32>) -> ()
+  %mu = memref.cast %my : memref<2x2xf32> to memref<*xf32>
+  call @printMemrefF32(%mu) : (memref<*xf32>) -> ()
+  memref.dealloc %my : memref<2x2xf32>
+  return
+}
+
+func.func private @printMemrefF32(memref<*xf32>)
+"""
+
+converted = amp.convert(PROGRAM, precision="bf16")
+print("converted:", [l.strip() for l in converted.ir.splitlines() if "linalg.matmul" in l][0])
+# CHECK: converted: {{.*}}linalg.matmul ins({{.*}} : tensor<2x3xbf16>, tensor<3x2xbf16>) outs({{.*}} : tensor<2x2xf32>)
+
+llvm = amp.lower(converted, target="cpu")
+with open(sys.argv[1], "w") as f:
+    f.write(llvm)
+print("cpu:", sorted({l.split()[1] for l in llvm.splitlines()
+                      if l.lstrip().startswith("llvm.func @") and "(" in l
+                      and l.split()[1].startswith(("@compute", "@main"))}))
+print("cpu: only the LLVM dialect left:",
+      not any(d in llvm for d in ("linalg.", "func.func", "memref.", "scf.")))
+# CHECK-NEXT: cpu: ['@compute(%arg0:', '@main()']
+# CHECK-NEXT: cpu: only the LLVM dialect left: True
+# y = x * w + b
+# OUT: Unranked Memref {{.*}} rank = 2 offset = 0 sizes = [2, 2]
+# OUT-NEXT: {{\[\[}}-3.5,   12.25],
+# OUT-NEXT: [-5,   24.5]]
+
+# Vulkan kernels of the f16 program compute in f16.
+spirv = amp.lower(amp.convert(PROGRAM, precision="f16"), target="vulkan")
+print("vulkan:", spirv.count("spirv.module @"), "spirv.modules;",
+      "Float16 kernels:", sum("requires #spirv.vce<" in l and "Float16" in l
+                              for l in spirv.splitlines()))
+# CHECK-NEXT: vulkan: {{[1-9][0-9]*}} spirv.modules; Float16 kernels: {{[1-9][0-9]*}}
+
+ptx = amp.lower(converted, target="nvvm", chip="sm_80", format="isa")
+print("nvvm:", "gpu.binary @" in ptx, ".target sm_80" in ptx)
+# CHECK-NEXT: nvvm: True True
