@@ -70,7 +70,9 @@ def _run(ir, pipeline, context, name, what):
     A failing pipeline raises AmpError saying `what` failed."""
     ctx = context or Context()
     try:
-        with ctx.parse(ir, name) as module:
+        # One transaction on a context that other threads may share: their
+        # runs would replace the reports and add diagnostics in between.
+        with ctx._lock, ctx.parse(ir, name) as module:
             try:
                 module.run_pipeline(pipeline)
             except AmpError as e:
