@@ -24,6 +24,10 @@ using namespace mlir;
 void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   OpPassManager &func = pm.nest<func::FuncOp>();
+  // What tosa-to-linalg leaves: tosa.const, reshape, slice (also made by
+  // its own canonicalizations, e.g. a transpose of unit dimensions).
+  func.addPass(createTosaToArithPass());
+  func.addPass(createTosaToTensorPass());
   func.addPass(amp::createSplitCastsForFusion());
   func.addPass(createConvertElementwiseToLinalgPass());
   func.addPass(amp::createDecomposeAggregates());
