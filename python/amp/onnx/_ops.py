@@ -243,15 +243,28 @@ def concat(em, vs, axis):
 
 
 def pad(em, v, pads, value=0.0):
-    """pads: [(before, after)] per axis; non-negative."""
+    """pads: [(before, after)] per axis, non-negative. tensor.pad: the TOSA
+    pipeline's validation rejects tosa.pad of rank 4."""
     if all(b == 0 and a == 0 for b, a in pads):
         return v
+    if v.is_const:
+        return Value.constant(np.pad(v.const, pads, constant_values=value))
     shape = [d + b + a for d, (b, a) in zip(v.shape, pads)]
-    s = em.shape_operand([x for p in pads for x in p])
-    pv = Value.constant(np.asarray([value], dtype=v.dtype))
+    et = element_type(v.dtype)
+    cst = em.fresh()
+    src = em.use(v)
+    if np.issubdtype(v.dtype, np.floating):
+        em.emit("%s = arith.constant %s" % (cst, float_attr(value, v.dtype)))
+    else:
+        em.emit("%s = arith.constant %d : %s" % (cst, int(value), et))
     r = em.new(shape, v.dtype)
-    em.emit("%s = tosa.pad %s, %s, %s : (%s, !tosa.shape<%d>, %s) -> %s"
-            % (r.name, em.use(v), s, em.use(pv), v.type, 2 * v.rank, pv.type, r.type))
+    idx = ", ".join("%s: index" % em.fresh() for _ in pads)
+    em.emit("%s = tensor.pad %s low[%s] high[%s] {" % (
+        r.name, src, ", ".join(str(b) for b, _ in pads), ", ".join(str(a) for _, a in pads)),
+        loc=False)
+    em.lines.append("    ^bb0(%s):" % idx)
+    em.lines.append("      tensor.yield %s : %s" % (cst, et))
+    em.lines.append("    } : %s to %s %s" % (v.type, r.type, em.loc))
     return r
 
 

@@ -188,28 +188,66 @@ def _conv_transpose(em, node, inputs):
     else:
         raise NodeError("auto_pad=%s is not supported" % auto_pad)
     out_hw = [full[i] - pairs[i][0] - pairs[i][1] for i in range(2)]
-    out_pad = [-pairs[0][0], -pairs[0][1], -pairs[1][0], -pairs[1][1]]
-    if any(p <= -k for p, k in zip(out_pad, [kernel[0], kernel[0], kernel[1], kernel[1]])):
-        raise NodeError("pads %s at least the kernel size are not supported" % pairs)
+    if min(out_hw) <= 0:
+        raise NodeError("pads %s leave no output" % pairs)
+    # The full transposed convolution (out_pad 0); pads crop it and
+    # output_padding extends it afterwards. (Negative out_pad on
+    # tosa.transpose_conv2d does not survive tosa-to-linalg's validation.)
+    crop = any(p for pr in pairs for p in pr) or any(out_padding)
     xh = transpose(em, x, NCHW_TO_NHWC)
     bias = b if b is not None else Value.constant(np.zeros([oc], x.dtype))
+    conv_bias = Value.constant(np.zeros([oc], x.dtype)) if crop else bias
     zp = em.zero_point(x.dtype)
-    attrs = "acc_type = %s, out_pad = %s, stride = %s" % (
-        element_type(x.dtype) if x.dtype != np.float32 else "f32", i64_array(out_pad),
-        i64_array(strides))
+    attrs = "acc_type = %s, out_pad = array<i64: 0, 0, 0, 0>, stride = %s" % (
+        element_type(x.dtype) if x.dtype != np.float32 else "f32", i64_array(strides))
     cg = c // group
+    base = [strides[i] * (x.shape[2 + i] - 1) + kernel[i] for i in range(2)]
     parts = []
     for g in range(group):
         xg = extract_slice(em, xh, [0, 0, 0, g * cg], [n, h, wd, cg]) if group > 1 else xh
         wg = extract_slice(em, w, [g * cg, 0, 0, 0], [cg, ocg, kernel[0], kernel[1]]) \
             if group > 1 else w
-        bg = extract_slice(em, bias, [g * ocg], [ocg]) if group > 1 else bias
-        # ONNX (in, out, kh, kw) -> TOSA (out, kh, kw, in).
-        wt = transpose(em, wg, [1, 2, 3, 0])
-        parts.append(em.op("tosa.transpose_conv2d", [xg, wt, bg, zp, zp],
-                           [em.new((n, out_hw[0], out_hw[1], ocg), x.dtype)], attrs))
+        bg = extract_slice(em, conv_bias, [g * ocg], [ocg]) if group > 1 else conv_bias
+        parts.append(_transposed_conv(em, xg, wg, bg, strides, kernel, base, attrs, zp))
     y = concat(em, parts, 3)
+    if crop:
+        y = pad(em, y, [(0, 0), (0, out_padding[0]), (0, out_padding[1]), (0, 0)])
+        y = extract_slice(em, y, [0, pairs[0][0], pairs[1][0], 0],
+                          [n, out_hw[0], out_hw[1], oc])
+        y = add(em, y, reshape(em, bias, (1, 1, 1, oc)))
     return transpose(em, y, NHWC_TO_NCHW)
+
+
+def _transposed_conv(em, x, w, b, strides, kernel, full, attrs, zp):
+    """The full transposed convolution of NHWC x by ONNX weights (in, out, kh, kw)."""
+    n, h, wd, c = x.shape
+    oc = w.shape[1]
+    if kernel[0] % strides[0] == 0 and kernel[1] % strides[1] == 0:
+        # ONNX (in, out, kh, kw) -> TOSA (out, kh, kw, in).
+        return em.op("tosa.transpose_conv2d", [x, transpose(em, w, [1, 2, 3, 0]), b, zp, zp],
+                     [em.new((n, full[0], full[1], oc), x.dtype)], attrs)
+    # Otherwise (tosa-to-linalg would pad the weights with a rank-4 tosa.pad,
+    # which its own validation rejects): a stride-1 convolution of the input
+    # with zeros inserted between its rows and columns, by the flipped kernel.
+    sh, sw = strides
+    d = reshape(em, x, (n, h, 1, wd, 1, c))
+    d = pad(em, d, [(0, 0), (0, 0), (0, sh - 1), (0, 0), (0, sw - 1), (0, 0)])
+    d = reshape(em, d, (n, h * sh, wd * sw, c))
+    d = extract_slice(em, d, [0, 0, 0, 0], [n, (h - 1) * sh + 1, (wd - 1) * sw + 1, c])
+    if w.is_const:
+        wt = Value.constant(np.ascontiguousarray(
+            np.transpose(w.const[:, :, ::-1, ::-1], (1, 2, 3, 0))))
+    else:
+        wt = transpose(em, w, [1, 2, 3, 0])
+        for axis in (1, 2):
+            wt = em.op("tosa.reverse", [wt], [em.new(wt.shape, wt.dtype)],
+                       "axis = %d : i32" % axis)
+    kh, kw = kernel
+    conv_attrs = ("acc_type = %s, dilation = array<i64: 1, 1>, pad = %s, stride = "
+                  "array<i64: 1, 1>" % (attrs.split(",")[0].split("=")[1].strip(),
+                                        i64_array([kh - 1, kh - 1, kw - 1, kw - 1])))
+    return em.op("tosa.conv2d", [d, wt, b, zp, zp], [em.new((n, full[0], full[1], oc), x.dtype)],
+                 conv_attrs)
 
 
 def _pool_common(em, node, x):

@@ -41,10 +41,6 @@ def find_amp_opt():
     raise RunError("amp-opt not found: build amp or set $AMP_OPT")
 
 
-_PRINTERS = {np.dtype(np.float32): ("printMemrefF32", "f32"),
-             np.dtype(np.int64): ("printMemrefI64", "i64"),
-             np.dtype(np.int32): ("printMemrefI32", "i32")}
-
 _SIG = re.compile(r"func\.func @(\S+)\((.*?)\) -> (.*?) \{")
 
 
@@ -72,53 +68,81 @@ def _parse_type(t):
     return dims, et, dtype
 
 
-def driver(text, inputs, func_name="main"):
-    """The module with an @amp_onnx_driver that calls func_name and prints."""
-    args, results = _signature(text, func_name)
-    arg_types = re.findall(r"tensor<[^>]*>", args)
-    res_types = _split_types(results)
-    if len(arg_types) != len(inputs):
-        raise RunError("@%s takes %d inputs, %d given" % (func_name, len(arg_types), len(inputs)))
+def _split_module(text):
+    """(prefix, body): attribute aliases before `module {`, and the ops inside."""
+    lines = text.rstrip().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("module"):
+            last = max(j for j, l in enumerate(lines) if l.rstrip() == "}")
+            return "\n".join(lines[:i]), "\n".join(lines[i + 1:last])
+    return "", text
+
+
+def _module_body(text):
+    return _split_module(text)[1]
+
+
+def combine(texts):
+    """One module holding the functions of several modules."""
+    return "module {\n" + "\n".join(_module_body(t) for t in texts) + "\n}\n"
+
+
+def driver(text, calls):
+    """text (one module) plus an @amp_onnx_driver that calls each function
+    of calls [(inputs, func name)] with constant inputs and prints every
+    result in order."""
     lines = ["  func.func private @printMemrefF32(memref<*xf32>)",
              "  func.func private @printMemrefI64(memref<*xi64>)",
              "  func.func private @printMemrefI32(memref<*xi32>)",
              "  func.func @amp_onnx_driver() {"]
-    names = []
-    for i, (t, x) in enumerate(zip(arg_types, inputs)):
-        dims, et, dtype = _parse_type(t)
-        x = np.asarray(x)
-        if list(x.shape) != dims:
-            raise RunError("input %d has shape %s, @%s takes %s" % (i, list(x.shape), func_name, t))
-        if et == "bf16":
-            raise RunError("bf16 inputs are not supported by the driver")
-        lines.append("    %%in%d = arith.constant %s" % (i, dense_attr(x.astype(dtype))))
-        names.append("%%in%d" % i)
-    res = ["%%r%d" % i for i in range(len(res_types))]
-    lines.append("    %s = func.call @%s(%s) : (%s) -> (%s)"
-                 % (", ".join(res), func_name, ", ".join(names), ", ".join(arg_types),
-                    ", ".join(res_types)))
     kinds = []
-    for i, t in enumerate(res_types):
-        dims, et, dtype = _parse_type(t)
-        r = "%%r%d" % i
-        if et in ("f16", "bf16"):
-            ext = "tensor<%sf32>" % "".join("%dx" % d for d in dims)
-            lines.append("    %%x%d = arith.extf %s : %s to %s" % (i, r, t, ext))
-            r, t, et = "%%x%d" % i, ext, "f32"
-        elif et == "i1":
-            ext = "tensor<%si32>" % "".join("%dx" % d for d in dims)
-            lines.append("    %%x%d = arith.extui %s : %s to %s" % (i, r, t, ext))
-            r, t, et = "%%x%d" % i, ext, "i32"
-        fn = {"f32": "printMemrefF32", "i64": "printMemrefI64", "i32": "printMemrefI32"}[et]
-        mt = "memref<%s%s>" % ("".join("%dx" % d for d in dims), et)
-        lines.append("    %%m%d = bufferization.to_buffer %s : %s to %s" % (i, r, t, mt))
-        lines.append("    %%u%d = memref.cast %%m%d : %s to memref<*x%s>" % (i, i, mt, et))
-        lines.append("    func.call @%s(%%u%d) : (memref<*x%s>) -> ()" % (fn, i, et))
-        kinds.append((dims, {"f32": np.float32, "i64": np.int64, "i32": np.int32}[et]))
+    for c, (inputs, func_name) in enumerate(calls):
+        args, results = _signature(text, func_name)
+        arg_types = re.findall(r"tensor<[^>]*>", args)
+        res_types = _split_types(results)
+        if len(arg_types) != len(inputs):
+            raise RunError("@%s takes %d inputs, %d given"
+                           % (func_name, len(arg_types), len(inputs)))
+        names = []
+        for i, (t, x) in enumerate(zip(arg_types, inputs)):
+            dims, et, dtype = _parse_type(t)
+            x = np.asarray(x)
+            if list(x.shape) != dims:
+                raise RunError("input %d has shape %s, @%s takes %s"
+                               % (i, list(x.shape), func_name, t))
+            if dtype is None:
+                raise RunError("bf16 inputs are not supported by the driver")
+            name = "%%c%d_in%d" % (c, i)
+            lines.append("    %s = arith.constant %s" % (name, dense_attr(x.astype(dtype))))
+            names.append(name)
+        res = ["%%c%d_r%d" % (c, i) for i in range(len(res_types))]
+        lines.append("    %s = func.call @%s(%s) : (%s) -> (%s)"
+                     % (", ".join(res), func_name, ", ".join(names), ", ".join(arg_types),
+                        ", ".join(res_types)))
+        case_kinds = []
+        for i, t in enumerate(res_types):
+            dims, et, dtype = _parse_type(t)
+            r = res[i]
+            shape = "".join("%dx" % d for d in dims)
+            if et in ("f16", "bf16"):
+                ext = "tensor<%sf32>" % shape
+                lines.append("    %s_x = arith.extf %s : %s to %s" % (r, r, t, ext))
+                r, t, et = r + "_x", ext, "f32"
+            elif et == "i1":
+                ext = "tensor<%si32>" % shape
+                lines.append("    %s_x = arith.extui %s : %s to %s" % (r, r, t, ext))
+                r, t, et = r + "_x", ext, "i32"
+            fn = {"f32": "printMemrefF32", "i64": "printMemrefI64", "i32": "printMemrefI32"}[et]
+            mt = "memref<%s%s>" % (shape, et)
+            lines.append("    %s_m = bufferization.to_buffer %s : %s to %s" % (r, r, t, mt))
+            lines.append("    %s_u = memref.cast %s_m : %s to memref<*x%s>" % (r, r, mt, et))
+            lines.append("    func.call @%s(%s_u) : (memref<*x%s>) -> ()" % (fn, r, et))
+            case_kinds.append((dims, {"f32": np.float32, "i64": np.int64, "i32": np.int32}[et]))
+        kinds.append(case_kinds)
     lines.append("    return")
     lines.append("  }")
-    end = text.rstrip().rfind("}")
-    return text[:end] + "\n".join(lines) + "\n}\n", kinds
+    prefix, body = _split_module(text)
+    return prefix + "\nmodule {\n" + body + "\n" + "\n".join(lines) + "\n}\n", kinds
 
 
 _HEADER = re.compile(r"sizes = \[([^\]]*)\].*?data =", re.S)
@@ -153,32 +177,41 @@ def parse_printed(out, kinds):
 
 def run_mlir(text, inputs, func_name="main", precision=None, options="", keep=None):
     """Convert (precision f16/bf16, or None for as-is), lower, run; the results."""
+    return run_many([(text, inputs, func_name)], precision, options, keep)[0]
+
+
+def run_many(cases, precision=None, options="", keep=None):
+    """run_mlir for several (text, inputs, func_name) at once: one compile,
+    one runner process. Returns one list of results per case."""
     amp_opt = find_amp_opt()
     with tempfile.TemporaryDirectory(prefix="amp-onnx-") as tmp:
-        src = os.path.join(tmp, "model.mlir")
-        with open(src, "w") as f:
-            f.write(text)
+        text = combine([c[0] for c in cases])
         if precision:
-            conv = os.path.join(tmp, "converted.mlir")
+            src = os.path.join(tmp, "model.mlir")
+            with open(src, "w") as f:
+                f.write(text)
             opt = "precision=%s%s" % (precision, (" " + options) if options else "")
-            _check([amp_opt, src, "-p", "builtin.module(mixed-precision{%s})" % opt, "-o", conv],
-                   "amp-opt --mixed-precision")
-            with open(conv) as f:
-                text = f.read()
-        full, kinds = driver(text, inputs, func_name)
-        drv = os.path.join(tmp, "driver.mlir")
-        with open(drv, "w") as f:
+            text = _check([amp_opt, src, "-p", "builtin.module(mixed-precision{%s})" % opt],
+                          "amp-opt --mixed-precision")
+        full, kinds = driver(text, [(c[1], c[2]) for c in cases])
+        src = os.path.join(tmp, "driver.mlir")
+        with open(src, "w") as f:
             f.write(full)
         if keep:
-            shutil.copy(drv, keep)
+            shutil.copy(src, keep)
         low = os.path.join(tmp, "lowered.mlir")
-        _check([amp_opt, drv, "-p", "builtin.module(amp-lower-to-llvm)", "-o", low],
+        _check([amp_opt, src, "-p", "builtin.module(amp-lower-to-llvm)", "-o", low],
                "amp-opt amp-lower-to-llvm")
         libs = ",".join(os.path.join(LLVM_LIB, l) for l in
                         ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
         out = _check([os.path.join(LLVM_BIN, "mlir-runner"), low, "-e", "amp_onnx_driver",
                       "-entry-point-result=void", "-shared-libs=" + libs], "mlir-runner")
-        return parse_printed(out, kinds)
+        flat = parse_printed(out, [k for ks in kinds for k in ks])
+        results, i = [], 0
+        for ks in kinds:
+            results.append(flat[i:i + len(ks)])
+            i += len(ks)
+        return results
 
 
 def _check(cmd, what):
