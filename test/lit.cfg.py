@@ -39,6 +39,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = [
     ToolSubst("amp-opt", os.path.join(amp_tools_dir, "amp-opt"), unresolved="fatal"),
+    ToolSubst("amp-run", os.path.join(amp_tools_dir, "amp-run"), unresolved="fatal"),
     ToolSubst("amp-capi-test", os.path.join(amp_tools_dir, "amp-capi-test"), unresolved="fatal"),
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"), unresolved="fatal"),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner"), unresolved="ignore"),
@@ -52,3 +53,18 @@ if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
 if config.amp_has_ptxas:
     config.available_features.add("ptxas")
+
+# amp-run's CUDA backend loads the driver at run time; without it, it must
+# fail with a clear message.
+def _loads(library):
+    import ctypes
+    try:
+        ctypes.CDLL(library)
+        return True
+    except OSError:
+        return False
+
+if _loads("libcuda.so.1"):
+    config.available_features.add("cuda-driver")
+else:
+    config.available_features.add("no-cuda-driver")

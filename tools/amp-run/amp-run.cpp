@@ -103,6 +103,7 @@ static cl::opt<bool>
 
 /// Prints "amp-run: <message>" and returns the exit code of a failure.
 static int error(const llvm::Twine &message) {
+  llvm::outs().flush();
   llvm::errs() << "amp-run: " << message << "\n";
   return 1;
 }
@@ -248,11 +249,15 @@ int main(int argc, char **argv) {
     executableOptions.alloc = runtime->alloc;
     executableOptions.free = runtime->free;
   }
-  // Helpers lowered code may call (memrefCopy and friends).
-  llvm::SmallString<256> runnerUtils(AMP_MLIR_LIBRARY_DIR);
-  llvm::sys::path::append(runnerUtils, "libmlir_c_runner_utils.so");
-  if (llvm::sys::fs::exists(runnerUtils))
-    executableOptions.sharedLibraries.push_back(std::string(runnerUtils));
+  // Helpers lowered code may call: memrefCopy and friends, and the print
+  // functions of test drivers that sit in the same file as the entry.
+  for (llvm::StringRef name :
+       {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
+    llvm::SmallString<256> path(AMP_MLIR_LIBRARY_DIR);
+    llvm::sys::path::append(path, name);
+    if (llvm::sys::fs::exists(path))
+      executableOptions.sharedLibraries.push_back(std::string(path));
+  }
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -306,8 +311,8 @@ int main(int argc, char **argv) {
       error(llvm::formatv("result {0} is out of tolerance against '{1}': {2} "
                           "of {3} elements (first at index {4}: {5} vs {6})",
                           i, path, stats->outOfTolerance, stats->count, bad,
-                          result.getAsDouble(bad),
-                          reference->getAsDouble(bad)));
+                          llvm::format("%.9g", result.getAsDouble(bad)),
+                          llvm::format("%.9g", reference->getAsDouble(bad))));
       status = 1;
     }
   }
