@@ -611,3 +611,108 @@ def _resize(em, node, inputs):
             "!tosa.shape<2>, !tosa.shape<2>) -> %s"
             % (y.name, em.use(xh), ss, so, sb, tosa_mode, xh.type, y.type))
     return transpose(em, y, NHWC_TO_NCHW)
+
+
+# --- recurrent ---------------------------------------------------------------
+
+_LSTM_ACTIVATIONS = {"Sigmoid": "tosa.sigmoid", "Tanh": "tosa.tanh"}
+
+
+def _activation(em, name, v):
+    if name == "Relu":
+        return clamp(em, v, 0.0, np.inf)
+    return em.op(_LSTM_ACTIVATIONS[name], [v], [em.new(v.shape, v.dtype)])
+
+
+@converter("LSTM")
+def _lstm(em, node, inputs):
+    """Unrolled over the (static) sequence: one matmul for the input
+    projections of all steps, then per step a matmul by the recurrence
+    weights and the gate arithmetic."""
+    x, w, r = inputs[0], inputs[1], inputs[2]
+    b, seq_lens, h0, c0, p = (opt_input(inputs, i) for i in range(3, 8))
+    hidden = node.attr("hidden_size")
+    direction = node.attr("direction", "forward")
+    layout = node.attr("layout", 0)
+    acts = [a.decode() if isinstance(a, bytes) else a
+            for a in (node.attr("activations") or ["Sigmoid", "Tanh", "Tanh"])]
+    node.ignore("activation_alpha", "activation_beta")
+    if node.attr("clip") is not None:
+        raise NodeError("clip is not supported")
+    if node.attr("input_forget", 0):
+        raise NodeError("input_forget=1 is not supported")
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise NodeError("direction=%s is not supported" % direction)
+    ndir = 2 if direction == "bidirectional" else 1
+    if len(acts) not in (3, 6) or any(a not in ("Sigmoid", "Tanh", "Relu") for a in acts):
+        raise NodeError("activations %s are not supported (Sigmoid, Tanh, Relu are)" % acts)
+    if len(acts) == 3:
+        acts = acts * ndir
+    if layout == 1:
+        x = transpose(em, x, [1, 0, 2])
+        h0 = transpose(em, h0, [1, 0, 2]) if h0 is not None else None
+        c0 = transpose(em, c0, [1, 0, 2]) if c0 is not None else None
+    seq, batch, isz = x.shape
+    if hidden is None:
+        hidden = r.shape[-1]
+    if seq_lens is not None:
+        lens = need_const(seq_lens, "sequence_lens").reshape(-1)
+        if np.any(lens != seq):
+            raise NodeError("sequence_lens shorter than the sequence are not supported")
+    H = hidden
+    dt = x.dtype
+    x2 = reshape(em, x, (seq * batch, isz))
+    ys, hs, cs = [], [], []
+    for d in range(ndir):
+        wd = reshape(em, extract_slice(em, w, [d, 0, 0], [1, 4 * H, isz]), (4 * H, isz))
+        rd = reshape(em, extract_slice(em, r, [d, 0, 0], [1, 4 * H, H]), (4 * H, H))
+        proj = matmul(em, x2, transpose(em, wd, [1, 0]))
+        if b is not None:
+            bd = reshape(em, extract_slice(em, b, [d, 0], [1, 8 * H]), (8 * H,))
+            bsum = add(em, extract_slice(em, bd, [0], [4 * H]),
+                       extract_slice(em, bd, [4 * H], [4 * H]))
+            proj = add(em, proj, reshape(em, bsum, (1, 4 * H)))
+        proj = reshape(em, proj, (seq, batch, 4 * H))
+        rt = transpose(em, rd, [1, 0])
+        peep = None
+        if p is not None:
+            pd = reshape(em, extract_slice(em, p, [d, 0], [1, 3 * H]), (3 * H,))
+            peep = [reshape(em, extract_slice(em, pd, [k * H], [H]), (1, H)) for k in range(3)]
+        h = reshape(em, extract_slice(em, h0, [d, 0, 0], [1, batch, H]), (batch, H)) \
+            if h0 is not None else None
+        c = reshape(em, extract_slice(em, c0, [d, 0, 0], [1, batch, H]), (batch, H)) \
+            if c0 is not None else Value.constant(np.zeros((batch, H), dt))
+        f_act, g_act, h_act = acts[3 * d:3 * d + 3]
+        steps = range(seq) if (direction == "forward" or (direction == "bidirectional"
+                                                          and d == 0)) else \
+            range(seq - 1, -1, -1)
+        out = [None] * seq
+        for t in steps:
+            gates = reshape(em, extract_slice(em, proj, [t, 0, 0], [1, batch, 4 * H]),
+                            (batch, 4 * H))
+            if h is not None:
+                gates = add(em, gates, matmul(em, h, rt))
+            gi, go, gf, gc = (extract_slice(em, gates, [0, k * H], [batch, H]) for k in range(4))
+            if peep is not None:
+                gi = add(em, gi, mul(em, peep[0], c))
+                gf = add(em, gf, mul(em, peep[2], c))
+            i_t = _activation(em, f_act, gi)
+            f_t = _activation(em, f_act, gf)
+            c_hat = _activation(em, g_act, gc)
+            c = add(em, mul(em, f_t, c), mul(em, i_t, c_hat))
+            if peep is not None:
+                go = add(em, go, mul(em, peep[1], c))
+            o_t = _activation(em, f_act, go)
+            h = mul(em, o_t, _activation(em, h_act, c))
+            out[t] = reshape(em, h, (1, 1, batch, H))
+        ys.append(concat(em, out, 0))
+        hs.append(reshape(em, h, (1, batch, H)))
+        cs.append(reshape(em, c, (1, batch, H)))
+    y = concat(em, ys, 1)
+    y_h = concat(em, hs, 0)
+    y_c = concat(em, cs, 0)
+    if layout == 1:
+        y = transpose(em, y, [2, 0, 1, 3])
+        y_h = transpose(em, y_h, [1, 0, 2])
+        y_c = transpose(em, y_c, [1, 0, 2])
+    return [y, y_h, y_c]

@@ -1,0 +1,90 @@
+# RUN: %python %s | FileCheck %s
+# LSTM imports unrolled over its static sequence: one tosa.matmul projects
+# the inputs of all steps, each step multiplies the hidden state by the
+# recurrence weights and applies the gates (ONNX order i, o, f, c). Forward,
+# reverse and bidirectional, with biases, initial states and peepholes; Y,
+# Y_h and Y_c are compared with a numpy evaluation of ONNX's equations, in
+# f32 and after --mixed-precision to f16 and bf16.
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from onnxtest import Suite, model, node, rand  # noqa: E402
+
+
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def lstm_ref(x, w, r, b, h0, c0, p, direction):
+    seq, batch, _ = x.shape
+    ndir, h4, _ = w.shape
+    H = h4 // 4
+    ys, hs, cs = [], [], []
+    for d in range(ndir):
+        h = h0[d] if h0 is not None else np.zeros((batch, H))
+        c = c0[d] if c0 is not None else np.zeros((batch, H))
+        bias = b[d, :4 * H] + b[d, 4 * H:] if b is not None else 0
+        pi, po, pf = (p[d, :H], p[d, H:2 * H], p[d, 2 * H:]) if p is not None else (0, 0, 0)
+        rev = direction == "reverse" or (direction == "bidirectional" and d == 1)
+        out = [None] * seq
+        for t in (range(seq - 1, -1, -1) if rev else range(seq)):
+            g = x[t] @ w[d].T + h @ r[d].T + bias
+            gi, go, gf, gc = np.split(g, 4, axis=1)
+            i = sigmoid(gi + pi * c)
+            f = sigmoid(gf + pf * c)
+            c = f * c + i * np.tanh(gc)
+            o = sigmoid(go + po * c)
+            h = o * np.tanh(c)
+            out[t] = h
+        ys.append(np.stack(out))
+        hs.append(h)
+        cs.append(c)
+    return [np.stack(ys, 1).astype(np.float32), np.stack(hs).astype(np.float32),
+            np.stack(cs).astype(np.float32)]
+
+
+s = Suite(precisions=("f16", "bf16"), tolerances={"f16": (2e-2, 2e-2), "bf16": (1e-1, 1e-1)})
+seq, batch, isz, H = 5, 2, 3, 4
+x = rand(seq, batch, isz)
+
+# CHECK-LABEL: // CASE lstm_forward
+# The input projection of all 5 steps at once, then one recurrence matmul
+# per step after the first (zero initial state):
+# CHECK: tosa.matmul {{.*}} : (tensor<1x10x3xf32>, tensor<1x3x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x10x16xf32>
+# CHECK-COUNT-4: tosa.matmul {{.*}} : (tensor<1x2x4xf32>, tensor<1x4x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x16xf32>
+# CHECK-NOT: tosa.matmul
+w, r, b = rand(1, 4 * H, isz, seed=1), rand(1, 4 * H, H, seed=2), rand(1, 8 * H, seed=3)
+s.case("lstm_forward", model([node("LSTM", ["x", "w", "r", "b"], ["y", "yh", "yc"],
+                                   hidden_size=H)], {"x": x}, ["y", "yh", "yc"],
+                             {"w": w, "r": r, "b": b}),
+       {"x": x}, lstm_ref(x, w, r, b, None, None, None, "forward"), rtol=2e-5, atol=2e-5,
+       show=["tosa.matmul"])
+
+# CHECK-LABEL: // CASE lstm_bidirectional
+# CHECK-COUNT-10: tosa.sigmoid {{.*}} -> tensor<2x4xf32>
+w, r, b = rand(2, 4 * H, isz, seed=4), rand(2, 4 * H, H, seed=5), rand(2, 8 * H, seed=6)
+h0, c0, p = rand(2, batch, H, seed=7), rand(2, batch, H, seed=8), rand(2, 3 * H, seed=9)
+s.case("lstm_bidirectional",
+       model([node("LSTM", ["x", "w", "r", "b", "", "h0", "c0", "p"], ["y", "yh", "yc"],
+                   hidden_size=H, direction="bidirectional")], {"x": x, "h0": h0}, ["y", "yh", "yc"],
+             {"w": w, "r": r, "b": b, "c0": c0, "p": p}),
+       {"x": x, "h0": h0}, lstm_ref(x, w, r, b, h0, c0, p, "bidirectional"), rtol=2e-5,
+       atol=2e-5, show=["tosa.sigmoid"])
+
+# CHECK-LABEL: // CASE lstm_reverse_layout1
+xb = x.transpose(1, 0, 2).copy()
+w, r = rand(1, 4 * H, isz, seed=10), rand(1, 4 * H, H, seed=11)
+y, yh, yc = lstm_ref(x, w, r, None, None, None, None, "reverse")
+s.case("lstm_reverse_layout1",
+       model([node("LSTM", ["x", "w", "r"], ["y", "yh"], hidden_size=H, direction="reverse",
+                   layout=1)], {"x": xb}, ["y", "yh"], {"w": w, "r": r}, opset=14),
+       {"x": xb}, [y.transpose(2, 0, 1, 3), yh.transpose(1, 0, 2)], rtol=2e-5, atol=2e-5)
+
+s.run()
+# CHECK-DAG: lstm_forward: f32 OK
+# CHECK-DAG: lstm_bidirectional: f32 OK
+# CHECK-DAG: lstm_reverse_layout1: f32 OK
+# CHECK: ONNX-SUITE 9 runs, 0 failed
