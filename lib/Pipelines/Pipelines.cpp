@@ -48,6 +48,10 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
+  // Math ops LLVM has no lowering for (math.erf from tosa.erf) become libm
+  // calls; everything else was lowered above.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
@@ -69,6 +73,10 @@ static void buildGPUKernels(OpPassManager &pm) {
   func.addPass(createGpuMapParallelLoopsPass());
   func.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
+  // Constants and index arithmetic the kernels use are recomputed inside
+  // them instead of being passed as arguments (Vulkan kernels take buffers
+  // only).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
 }
 
@@ -88,6 +96,28 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+}
+
+void mlir::amp::buildAmpLowerToVulkanPipeline(OpPassManager &pm) {
+  buildAmpLowerToSPIRVPipeline(pm);
+  // Kernels: each spirv.module serialised into the gpu.binary that replaces
+  // its gpu.module.
+  pm.addPass(amp::createNestSPIRVModules());
+  pm.addPass(createGpuModuleToBinaryPass());
+  // Host: the calling convention of amp's Vulkan runtime (and upstream's):
+  // each buffer argument of a kernel is passed as its pointer followed by
+  // its size in bytes.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  GpuToLLVMConversionPassOptions host;
+  host.hostBarePtrCallConv = false;
+  host.kernelBarePtrCallConv = true;
+  host.kernelIntersperseSizeCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 LogicalResult mlir::amp::verifyLowerToNVVMOptions(
@@ -133,6 +163,12 @@ void mlir::amp::registerAmpPipelines() {
       "amp-lower-to-spirv",
       "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",
       buildAmpLowerToSPIRVPipeline);
+  PassPipelineRegistration<>(
+      "amp-lower-to-vulkan",
+      "Lower mixed-precision output to SPIR-V kernels in gpu.binary ops and "
+      "LLVM host code that launches them through amp's Vulkan runtime "
+      "(libamp_vulkan_runtime)",
+      buildAmpLowerToVulkanPipeline);
   // Registered by hand so that bad options fail the pipeline instead of
   // reaching the NVVM target with a warning.
   registerPassPipeline(

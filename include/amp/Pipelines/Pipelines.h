@@ -57,8 +57,15 @@ void buildAmpLowerToNVVMPipeline(OpPassManager &pm,
 /// `mlir-translate --serialize-spirv`).
 void buildAmpLowerToSPIRVPipeline(OpPassManager &pm);
 
-/// Registers `amp-fuse-kernels`, `amp-lower-to-llvm`, `amp-lower-to-nvvm`
-/// and `amp-lower-to-spirv`.
+/// Vulkan, runnable: the SPIR-V pipeline above, then each kernel serialised
+/// into a gpu.binary and the host lowered to the LLVM dialect, launching
+/// kernels with one (pointer, size in bytes) pair per buffer argument. Run it
+/// with mlir-runner or the ExecutionEngine and libamp_vulkan_runtime.so
+/// (docs/Vulkan.md).
+void buildAmpLowerToVulkanPipeline(OpPassManager &pm);
+
+/// Registers `amp-fuse-kernels`, `amp-lower-to-llvm`, `amp-lower-to-nvvm`,
+/// `amp-lower-to-spirv` and `amp-lower-to-vulkan`.
 void registerAmpPipelines();
 
 } // namespace amp

@@ -102,7 +102,11 @@ def MixedPrecision : Pass<"mixed-precision"> {
               "Bytes saved by converting constants at compile time">,
   ];
   let dependentDialects = ["::mlir::amp::AmpDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::complex::ComplexDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def FoldCasts : Pass<"amp-fold-casts"> {
@@ -170,6 +174,21 @@ def AttachSPIRVEntryPointABI : Pass<"amp-attach-spirv-entry-point-abi"> {
     so that `convert-gpu-to-spirv` turns it into a SPIR-V entry point.
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def NestSPIRVModules : Pass<"amp-nest-spirv-modules", "::mlir::ModuleOp"> {
+  let summary = "Move each kernel's spirv.module into its gpu.module";
+  let description = [{
+    For Vulkan (`Shader`) targets, `convert-gpu-to-spirv` places the
+    `spirv.module @__spv__<name>` it makes for `gpu.module @<name>` beside
+    it, while `gpu-module-to-binary` serialises the `spirv.module` found
+    inside a `gpu.module`. This pass moves every such `spirv.module` into
+    the `gpu.module` it was made from, so that the kernels can be
+    serialised into `gpu.binary` ops for a runtime. A `spirv.module` whose
+    `gpu.module` cannot be found is an error.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 #endif // AMP_TRANSFORMS_PASSES_TD
