@@ -54,6 +54,13 @@ if shutil.which("spirv-val"):
 if config.amp_has_ptxas:
     config.available_features.add("ptxas")
 
+# The accuracy benchmark's packages (bench/setup.sh): scikit-learn for the
+# digits data, ONNX for the importer. CI without them skips those tests.
+import subprocess
+if subprocess.run(["/usr/bin/python3", "-c", "import numpy, onnx, sklearn"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("bench-digits")
+
 # amp-run's CUDA backend loads the driver at run time; without it, it must
 # fail with a clear message.
 def _loads(library):
@@ -64,7 +71,17 @@ def _loads(library):
     except OSError:
         return False
 
+if shutil.which("cc"):
+    config.available_features.add("cc")
+
 if _loads("libcuda.so.1"):
     config.available_features.add("cuda-driver")
 else:
     config.available_features.add("no-cuda-driver")
+
+# ONNX Runtime (scripts/setup-reference.sh) as the reference for imported
+# ONNX models.
+if shutil.which("node") and os.path.isdir(os.path.join(
+        config.test_source_root, "..", "python", "amp", "onnx", "reference", "node_modules",
+        "onnxruntime-node")):
+    config.available_features.add("onnxruntime")

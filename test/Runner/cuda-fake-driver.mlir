@@ -1,0 +1,44 @@
+// The CUDA backend's host side, checked without a GPU: amp-run lowers with
+// amp-lower-to-nvvm, links the lowered host code against
+// libamp_cuda_runtime.so, and runs it against a stand-in libcuda.so.1
+// (Inputs/fake_libcuda.c) that executes no kernel but checks, at every
+// launch, that each pointer parameter of the kernel points into memory the
+// driver handed out: amp-run's inputs, the program's own buffers (its
+// malloc) and its constants (globals copied by ampRuntimeMapGlobal) must all
+// be device memory. The results are meaningless (no kernel ran) and are
+// not looked at.
+//
+// REQUIRES: cc
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: cc -shared -fPIC %S/Inputs/fake_libcuda.c -o %t/libcuda.so.1
+//
+// A matmul (two kernels: fill and matmul) and its f16 conversion.
+// RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=matmul --backend=cuda --output=%t/out.npy | FileCheck %s --check-prefix=MATMUL
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16})' -o %t/f16.mlir
+// RUN: env LD_LIBRARY_PATH=%t amp-run %t/f16.mlir --entry=matmul --backend=cuda --chip=sm_80 --output=%t/out.npy | FileCheck %s --check-prefix=MATMUL
+// MATMUL: fake-cuda: module loaded (PTX)
+// MATMUL: fake-cuda: launch matmul_kernel grid {{.*}}: 21 parameters, 6 pointers, all into device memory
+// MATMUL-NOT: not device memory
+//
+// A dense constant: the kernel gets the address of its device copy.
+// RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --output=%t/out.npy | FileCheck %s --check-prefix=CONSTANT
+// CONSTANT: fake-cuda: launch offset_kernel grid 4x1x1 block 1x1x1: 15 parameters, 6 pointers, all into device memory
+//
+// --repeat reruns the whole function: one launch per call.
+// RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --repeat=3 | FileCheck %s --check-prefix=REPEAT
+// REPEAT-COUNT-3: fake-cuda: launch offset_kernel
+// REPEAT-NOT: fake-cuda: launch
+
+func.func @matmul(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%acc : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %c : tensor<16x8xf32>
+}
+
+func.func @offset(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = arith.addf %a, %c : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
