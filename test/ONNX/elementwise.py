@@ -107,14 +107,18 @@ s.case("compare_select",
         (a > b).astype(np.float32)],
        show=["tosa.greater", "tosa.select", "tosa.maximum", "tosa.minimum"])
 
-# Cast float -> int truncates toward zero in ONNX (tosa.cast rounds to
-# nearest for float -> int): checked on values that are not halfway.
+# Cast float -> int truncates toward zero in ONNX (tosa.cast alone rounds
+# to nearest): floor for x >= 0, ceil below, then the cast.
 # CHECK-LABEL: // CASE cast
-# CHECK: tosa.cast %arg0 : (tensor<5xf32>) -> tensor<5xi32>
-c = np.array([-2.0, -1.0, 0.0, 3.0, 7.0], np.float32)
+# CHECK: tosa.floor %arg0
+# CHECK: tosa.ceil %arg0
+# CHECK: tosa.select
+# CHECK: tosa.cast {{.*}} : (tensor<6xf32>) -> tensor<6xi32>
+c = np.array([-2.5, -1.7, 0.4, 0.5, 3.5, 7.9], np.float32)
 s.case("cast", model([node("Cast", ["c"], ["i"], to=6), node("Cast", ["i"], ["f"], to=1)],
                      {"c": c}, ["i", "f"]),
-       {"c": c}, [c.astype(np.int32), c], show=["tosa.cast"])
+       {"c": c}, [np.trunc(c).astype(np.int32), np.trunc(c)],
+       show=["tosa.cast", "tosa.floor", "tosa.ceil", "tosa.select"])
 
 s.run()
 # CHECK-DAG: add_broadcast: f32 OK

@@ -93,5 +93,5 @@ with tempfile.TemporaryDirectory() as tmp:
                                .rstrip(" {")))
     p = subprocess.run([sys.executable, "-m", "amp.onnx", os.path.join(tmp, "missing.onnx")],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # CHECK: cli exit=1 amp.onnx: cannot read
-    print("cli exit=%d %s" % (p.returncode, p.stderr.strip()[:22]))
+    # CHECK: cli exit=1 amp.onnx: cannot read the model
+    print("cli exit=%d %s" % (p.returncode, p.stderr.strip()[:32]))

@@ -29,19 +29,21 @@ def import_model(model, shapes=None, func_name="main"):
     import onnx
     from ._importer import import_graph
 
-    if isinstance(model, (str, bytes)) and not isinstance(model, bytes):
-        try:
+    if hasattr(model, "__fspath__"):
+        model = model.__fspath__()
+    try:
+        if isinstance(model, str):
             model = onnx.load(model)
-        except Exception as e:
-            raise OnnxImportError("amp.onnx: cannot read %s: %s" % (model, e)) from None
-    elif isinstance(model, bytes):
-        model = onnx.load_from_string(model)
-    elif hasattr(model, "__fspath__"):
-        model = onnx.load(model.__fspath__())
+        elif isinstance(model, bytes):
+            model = onnx.load_from_string(model)
+    except Exception as e:
+        raise OnnxImportError("amp.onnx: cannot read the model: %s" % e) from None
+    if not isinstance(model, onnx.ModelProto):
+        raise OnnxImportError("amp.onnx: expected a path, bytes or onnx.ModelProto")
     return import_graph(model, shapes, func_name)
 
 
 def supported_ops():
-    """The ONNX operators the importer converts or folds."""
+    """(op, note) for each ONNX operator the importer converts or folds."""
     from ._ops import supported_ops as ops
     return ops()

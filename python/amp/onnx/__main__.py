@@ -29,7 +29,8 @@ def main(argv=None):
     parser.add_argument("--list-ops", action="store_true", help="print the supported operators")
     args = parser.parse_args(argv)
     if args.list_ops:
-        print("\n".join(supported_ops()))
+        for op, note in supported_ops():
+            print("%s%s" % (op, " (%s)" % note if note else ""))
         return 0
     if not args.model:
         parser.error("the model is required")

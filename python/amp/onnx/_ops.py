@@ -25,7 +25,11 @@ def converter(*names):
 
 
 def supported_ops():
-    return sorted(set(CONVERTERS) | set(_fold.FOLDERS) | {"Constant"})
+    """(op, note) for every operator the importer handles."""
+    folded_only = set(_fold.FOLDERS) - set(CONVERTERS) - {"Shape", "Size", "ConstantOfShape",
+                                                          "Range"}
+    ops = sorted(set(CONVERTERS) | set(_fold.FOLDERS) | {"Constant"})
+    return [(op, "constant inputs only" if op in folded_only else "") for op in ops]
 
 
 def convert(em, node, inputs):
@@ -106,6 +110,13 @@ def cast(em, v, dtype):
         v = em.op("tosa.cast", [v], [em.new(v.shape, np.int32)])
         if dtype == np.int32:
             return v
+    if np.issubdtype(v.dtype, np.floating) and np.issubdtype(dtype, np.integer):
+        # ONNX truncates toward zero; tosa.cast rounds to nearest.
+        zero = Value.constant(np.zeros([1] * v.rank, dtype=v.dtype))
+        pos = em.op("tosa.greater_equal", [v, zero], [em.new(v.shape, np.bool_)])
+        down = em.op("tosa.floor", [v], [em.new(v.shape, v.dtype)])
+        up = em.op("tosa.ceil", [v], [em.new(v.shape, v.dtype)])
+        v = em.op("tosa.select", [pos, down, up], [em.new(v.shape, v.dtype)])
     return em.op("tosa.cast", [v], [em.new(v.shape, dtype)])
 
 

@@ -49,7 +49,8 @@ def model(nodes, inputs, outputs, initializers=None, opset=13, dynamic=None):
         for d in (dynamic or {}).get(name, []):
             shape[d] = "N%d" % d
         ins.append(helper.make_tensor_value_info(name, _NP_TO_ONNX[np.dtype(dtype)], shape))
-    outs = [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None) for o in outputs]
+    # Output types are not needed by the importer; ONNX Runtime wants them.
+    outs = [helper.make_tensor_value_info(o, onnx.TensorProto.FLOAT, None) for o in outputs]
     inits = [numpy_helper.from_array(np.asarray(a), n) for n, a in (initializers or {}).items()]
     graph = helper.make_graph(nodes, "test", ins, outs, inits)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
