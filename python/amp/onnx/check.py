@@ -19,7 +19,7 @@ import onnx
 from . import OnnxImportError, import_model
 from .__main__ import _shape
 from .reference import ReferenceError, run_reference
-from .run import RunError, run_mlir, _signature, _parse_type
+from .run import RunError, run_mlir, run_amp_run, _parse_type
 import re
 
 
@@ -53,6 +53,9 @@ def main(argv=None):
     p.add_argument("--rtol", type=float, default=None)
     p.add_argument("--atol", type=float, default=None)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--runner", choices=["mlir-runner", "amp-run"], default="mlir-runner",
+                   help="run through a generated mlir-runner driver (results printed to 6 "
+                        "digits) or amp-run (.npy results)")
     args = p.parse_args(argv)
     tol = {"f32": (1e-4, 1e-4), "f16": (2e-2, 2e-2), "bf16": (1e-1, 1e-1)}[args.precision]
     rtol = args.rtol if args.rtol is not None else tol[0]
@@ -80,9 +83,10 @@ def main(argv=None):
             print("amp.onnx.check: give integer input %s with --input" % name, file=sys.stderr)
             return 1
     try:
-        outs = run_mlir(text, list(inputs.values()),
-                        precision=None if args.precision == "f32" else args.precision,
-                        options=args.options)
+        runner = run_amp_run if args.runner == "amp-run" else run_mlir
+        outs = runner(text, list(inputs.values()),
+                      precision=None if args.precision == "f32" else args.precision,
+                      options=args.options)
         ref = run_reference(args.model, inputs)
     except (RunError, ReferenceError) as e:
         print("amp.onnx.check: %s" % e, file=sys.stderr)

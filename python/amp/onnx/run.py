@@ -219,3 +219,39 @@ def _check(cmd, what):
     if p.returncode != 0:
         raise RunError("%s failed (exit %d):\n%s" % (what, p.returncode, p.stderr[-4000:]))
     return p.stdout
+
+
+def find_amp_run():
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.normpath(os.path.join(here, "..", "..", "..", "build", "bin", "amp-run"))
+    if os.path.exists(built):
+        return built
+    return shutil.which("amp-run")
+
+
+def run_amp_run(text, inputs, func_name="main", precision=None, options=""):
+    """run_mlir through amp's own runner (build/bin/amp-run): .npy inputs and
+    outputs, so results are exact rather than printed to 6 digits."""
+    amp_run = find_amp_run()
+    if not amp_run:
+        raise RunError("amp-run not found: build amp")
+    with tempfile.TemporaryDirectory(prefix="amp-onnx-") as tmp:
+        src = os.path.join(tmp, "model.mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        if precision:
+            conv = os.path.join(tmp, "converted.mlir")
+            opt = "precision=%s%s" % (precision, (" " + options) if options else "")
+            _check([find_amp_opt(), src, "-p", "builtin.module(mixed-precision{%s})" % opt,
+                    "-o", conv], "amp-opt --mixed-precision")
+            src = conv
+        args, results = _signature(text, func_name)
+        cmd = [amp_run, src, "--entry=" + func_name, "--backend=cpu"]
+        for i, x in enumerate(inputs):
+            path = os.path.join(tmp, "in%d.npy" % i)
+            np.save(path, np.asarray(x))
+            cmd.append("--input=" + path)
+        outs = [os.path.join(tmp, "out%d.npy" % i) for i in range(len(_split_types(results)))]
+        cmd += ["--output=" + o for o in outs]
+        _check(cmd, "amp-run")
+        return [np.load(o) for o in outs]
