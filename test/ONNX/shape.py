@@ -121,7 +121,27 @@ s.case("dynamic_batch",
        model([node("Flatten", ["x"], ["y"])], {"x": x}, ["y"], dynamic={"x": [0]}),
        {"x": x}, [x.reshape(2, 60)], shapes={"x": (2, 3, 4, 5)}, show=["tosa.reshape"])
 
+# Runtime integers: int64 inputs are narrowed to i32 on entry (TOSA's
+# widest integer), int64 constants next to them follow, ArgMax gives i32.
+# CHECK-LABEL: // CASE integers
+# CHECK: arith.trunci %arg0 : tensor<2x3xi64> to tensor<2x3xi32>
+# CHECK: tosa.add {{.*}} : (tensor<2x3xi32>, tensor<1x1xi32>) -> tensor<2x3xi32>
+# CHECK: tosa.argmax {{.*}} {axis = 1 : i32} : (tensor<3x4xf32>) -> tensor<3xi32>
+ints = np.arange(6, dtype=np.int64).reshape(2, 3)
+xm, mask = rand(3, 4, seed=5), (np.arange(12).reshape(3, 4) % 3 == 0)
+s.case("integers",
+       model([node("Add", ["i", "one"], ["j"]), node("Mul", ["j", "j"], ["k"]),
+              node("Cast", ["k"], ["f"], to=1), node("ArgMax", ["x"], ["a"], axis=1, keepdims=0),
+              node("Where", ["m", "x", "big"], ["w"]), node("Not", ["m"], ["nm"]),
+              node("Cast", ["nm"], ["c"], to=1)],
+             {"i": ints, "x": xm, "m": mask}, ["f", "a", "w", "c"],
+             {"one": np.int64(1), "big": np.float32(-1e4)}),
+       {"i": ints, "x": xm, "m": mask},
+       [((ints + 1) ** 2).astype(np.float32), xm.argmax(1), np.where(mask, xm, -1e4),
+        (~mask).astype(np.float32)], show=["arith.trunci", "tosa.add", "tosa.argmax"])
+
 s.run()
+# CHECK-DAG: integers: f32 OK
 # CHECK-DAG: shape_subgraph: f32 OK
 # CHECK-DAG: constant_of_shape_range: f32 OK
 # CHECK-DAG: reshapes: f32 OK
@@ -130,4 +150,4 @@ s.run()
 # CHECK-DAG: gathers: f32 OK
 # CHECK-DAG: split_expand_tile_pad: f32 OK
 # CHECK-DAG: dynamic_batch: f32 OK
-# CHECK: ONNX-SUITE 8 runs, 0 failed
+# CHECK: ONNX-SUITE 9 runs, 0 failed

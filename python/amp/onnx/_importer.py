@@ -217,8 +217,14 @@ def import_graph(model, shapes=None, func_name="main"):
             continue  # an initializer listed as an input (old exporters): a constant
         shape, dtype = _static_input_shape(vi, shapes)
         v = Value(shape, dtype, name="%%arg%d" % len(args))
-        values[vi.name] = v
         args.append((vi.name, v))
+        if dtype == np.int64:
+            # Runtime integers are i32, TOSA's widest (indices, masks).
+            narrow = em.new(shape, np.int32)
+            em.emit("%s = arith.trunci %s : %s to %s" % (narrow.name, v.name, v.type,
+                                                          narrow.type), loc=False)
+            v = narrow
+        values[vi.name] = v
     input_names = {n for n, _ in args}
     for name in shapes:
         if name not in input_names:
@@ -264,6 +270,12 @@ def import_graph(model, shapes=None, func_name="main"):
             raise OnnxImportError("amp.onnx: graph output '%s' is never computed" % vo.name)
         v = values[vo.name]
         em.use(v)  # constants become arith.constant
+        declared = vo.type.tensor_type.elem_type if vo.type.HasField("tensor_type") else 0
+        if v.dtype == np.int32 and not v.is_const and declared == onnx.TensorProto.INT64:
+            wide = em.new(v.shape, np.int64)
+            em.emit("%s = arith.extsi %s : %s to %s" % (wide.name, v.name, v.type, wide.type),
+                    loc=False)
+            v = wide
         results.append((vo.name, v))
 
     sig_args = ", ".join("%s: %s" % (v.name, v.type) for _, v in args)

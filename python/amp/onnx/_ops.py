@@ -98,10 +98,12 @@ def transpose(em, v, perm):
 
 def cast(em, v, dtype):
     dtype = np.dtype(dtype)
+    if v.is_const:
+        return v if v.dtype == dtype else Value.constant(v.const.astype(dtype))
+    if dtype == np.int64:
+        dtype = np.dtype(np.int32)  # runtime integers are i32 (see narrow_ints)
     if v.dtype == dtype:
         return v
-    if v.is_const:
-        return Value.constant(v.const.astype(dtype))
     if dtype == np.bool_:
         zero = Value.constant(np.zeros([1] * v.rank, dtype=v.dtype))
         eq = em.op("tosa.equal", [v, zero], [em.new(v.shape, np.bool_)])
@@ -134,8 +136,24 @@ def broadcast_shape(*shapes):
         raise NodeError("shapes %s do not broadcast" % ", ".join(str(list(s)) for s in shapes))
 
 
+def narrow_ints(operands):
+    """Runtime integers are i32 (TOSA's widest integer; ONNX's int64
+    indices are narrowed on entry): int64 constants next to them follow."""
+    if not any(o.dtype == np.int32 and not o.is_const for o in operands):
+        return operands
+    out = []
+    for o in operands:
+        if o.is_const and o.dtype == np.int64:
+            if o.const.size and (o.const.min() < -2**31 or o.const.max() >= 2**31):
+                raise NodeError("int64 constant out of the 32-bit range of runtime integers")
+            o = Value.constant(o.const.astype(np.int32))
+        out.append(o)
+    return out
+
+
 def tosa_elementwise(em, opname, operands, out_dtype=None, extra=None):
     """A TOSA elementwise op on operands broadcast to a common rank."""
+    operands = narrow_ints(operands)
     shape = broadcast_shape(*[o.shape for o in operands])
     ops = [to_rank(em, o, len(shape)) for o in operands]
     if extra:
@@ -485,8 +503,6 @@ def _softplus(em, node, inputs):
 @converter("Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual")
 def _compare(em, node, inputs):
     a, b = inputs
-    if a.dtype == np.int64 and not (a.is_const and b.is_const):
-        a, b = cast(em, a, np.int32), cast(em, b, np.int32)
     op = {"Equal": ("tosa.equal", False), "Greater": ("tosa.greater", False),
           "GreaterOrEqual": ("tosa.greater_equal", False), "Less": ("tosa.greater", True),
           "LessOrEqual": ("tosa.greater_equal", True)}[node.op_type]

@@ -545,8 +545,8 @@ def _argmax(em, node, inputs):
     if node.attr("select_last_index", 0):
         raise NodeError("select_last_index=1 is not supported")
     shape = [d for i, d in enumerate(x.shape) if i != axis]
+    # i32: runtime integers are i32 (an int64 graph output is widened on return).
     y = em.op("tosa.argmax", [x], [em.new(shape, np.int32)], "axis = %d : i32" % axis)
-    y = cast(em, y, np.int64)
     if keep:
         y = reshape(em, y, x.shape[:axis] + (1,) + x.shape[axis + 1:])
     return y

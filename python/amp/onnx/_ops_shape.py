@@ -10,7 +10,8 @@ from . import _fold
 from ._importer import NodeError
 from ._ir import Value
 from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, cast,
-                   concat, extract_slice, pad, tile, broadcast_to, tosa_elementwise, add)
+                   concat, extract_slice, pad, tile, broadcast_to, tosa_elementwise, add,
+                   narrow_ints)
 
 
 def _const_ints(v, what):
@@ -78,7 +79,7 @@ def _transpose(em, node, inputs):
 
 @converter("Concat")
 def _concat(em, node, inputs):
-    vs = [v for v in inputs if v is not None]
+    vs = narrow_ints([v for v in inputs if v is not None])
     axis = norm_axis(node.attr("axis"), vs[0].rank)
     dtype = vs[0].dtype
     return concat(em, [cast(em, v, dtype) for v in vs], axis)
