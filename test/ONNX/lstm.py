@@ -1,10 +1,12 @@
 # RUN: %python %s | FileCheck %s
-# LSTM imports unrolled over its static sequence: one tosa.matmul projects
+# LSTM and GRU import unrolled over its static sequence: one tosa.matmul projects
 # the inputs of all steps, each step multiplies the hidden state by the
 # recurrence weights and applies the gates (ONNX order i, o, f, c). Forward,
 # reverse and bidirectional, with biases, initial states and peepholes; Y,
 # Y_h and Y_c are compared with a numpy evaluation of ONNX's equations, in
-# f32 and after --mixed-precision to f16 and bf16.
+# f32 and after --mixed-precision to f16 and bf16. GRU likewise (gates z,
+# r, h), with the reset gate applied before and after the recurrence
+# matmul (linear_before_reset 0 and 1, the latter PyTorch's).
 import os
 import sys
 
@@ -83,8 +85,52 @@ s.case("lstm_reverse_layout1",
                    layout=1)], {"x": xb}, ["y", "yh"], {"w": w, "r": r}, opset=14),
        {"x": xb}, [y.transpose(2, 0, 1, 3), yh.transpose(1, 0, 2)], rtol=2e-5, atol=2e-5)
 
+
+
+def gru_ref(x, w, r, b, h0, direction, lbr):
+    seq, batch, _ = x.shape
+    ndir, h3, _ = w.shape
+    H = h3 // 3
+    ys, hs = [], []
+    for d in range(ndir):
+        h = h0[d] if h0 is not None else np.zeros((batch, H))
+        wb, rb = (b[d, :3 * H], b[d, 3 * H:]) if b is not None else (np.zeros(3 * H),) * 2
+        rev = direction == "reverse" or (direction == "bidirectional" and d == 1)
+        out = [None] * seq
+        for t in (range(seq - 1, -1, -1) if rev else range(seq)):
+            xw = x[t] @ w[d].T + wb
+            z = sigmoid(xw[:, :H] + h @ r[d][:H].T + rb[:H])
+            rr = sigmoid(xw[:, H:2 * H] + h @ r[d][H:2 * H].T + rb[H:2 * H])
+            if lbr:
+                hh = np.tanh(xw[:, 2 * H:] + rr * (h @ r[d][2 * H:].T + rb[2 * H:]))
+            else:
+                hh = np.tanh(xw[:, 2 * H:] + (rr * h) @ r[d][2 * H:].T + rb[2 * H:])
+            h = (1 - z) * hh + z * h
+            out[t] = h
+        ys.append(np.stack(out))
+        hs.append(h)
+    return [np.stack(ys, 1).astype(np.float32), np.stack(hs).astype(np.float32)]
+
+
+# CHECK-LABEL: // CASE gru_forward
+# CHECK: tosa.matmul {{.*}} -> tensor<1x10x12xf32>
+w, r, b = rand(1, 3 * H, isz, seed=12), rand(1, 3 * H, H, seed=13), rand(1, 6 * H, seed=14)
+s.case("gru_forward", model([node("GRU", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H)],
+                            {"x": x}, ["y", "yh"], {"w": w, "r": r, "b": b}),
+       {"x": x}, gru_ref(x, w, r, b, None, "forward", 0), rtol=2e-5, atol=2e-5,
+       show=["tosa.matmul"])
+w, r, b = rand(2, 3 * H, isz, seed=15), rand(2, 3 * H, H, seed=16), rand(2, 6 * H, seed=17)
+h0 = rand(2, batch, H, seed=18)
+s.case("gru_bidirectional_lbr",
+       model([node("GRU", ["x", "w", "r", "b", "", "h0"], ["y", "yh"], hidden_size=H,
+                   direction="bidirectional", linear_before_reset=1)],
+             {"x": x}, ["y", "yh"], {"w": w, "r": r, "b": b, "h0": h0}),
+       {"x": x}, gru_ref(x, w, r, b, h0, "bidirectional", 1), rtol=2e-5, atol=2e-5)
+
 s.run()
+# CHECK-DAG: gru_forward: f32 OK
+# CHECK-DAG: gru_bidirectional_lbr: f32 OK
 # CHECK-DAG: lstm_forward: f32 OK
 # CHECK-DAG: lstm_bidirectional: f32 OK
 # CHECK-DAG: lstm_reverse_layout1: f32 OK
-# CHECK: ONNX-SUITE 9 runs, 0 failed
+# CHECK: ONNX-SUITE 15 runs, 0 failed

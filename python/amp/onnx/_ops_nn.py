@@ -716,3 +716,97 @@ def _lstm(em, node, inputs):
         y_h = transpose(em, y_h, [1, 0, 2])
         y_c = transpose(em, y_c, [1, 0, 2])
     return [y, y_h, y_c]
+
+
+@converter("GRU")
+def _gru(em, node, inputs):
+    """Unrolled like LSTM; gates in ONNX order z, r, h."""
+    x, w, r = inputs[0], inputs[1], inputs[2]
+    b, seq_lens, h0 = (opt_input(inputs, i) for i in range(3, 6))
+    hidden = node.attr("hidden_size")
+    direction = node.attr("direction", "forward")
+    layout = node.attr("layout", 0)
+    lbr = node.attr("linear_before_reset", 0)
+    acts = [a.decode() if isinstance(a, bytes) else a
+            for a in (node.attr("activations") or ["Sigmoid", "Tanh"])]
+    node.ignore("activation_alpha", "activation_beta")
+    if node.attr("clip") is not None:
+        raise NodeError("clip is not supported")
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise NodeError("direction=%s is not supported" % direction)
+    ndir = 2 if direction == "bidirectional" else 1
+    if len(acts) not in (2, 4) or any(a not in ("Sigmoid", "Tanh", "Relu") for a in acts):
+        raise NodeError("activations %s are not supported (Sigmoid, Tanh, Relu are)" % acts)
+    if len(acts) == 2:
+        acts = acts * ndir
+    if layout == 1:
+        x = transpose(em, x, [1, 0, 2])
+        h0 = transpose(em, h0, [1, 0, 2]) if h0 is not None else None
+    seq, batch, isz = x.shape
+    H = hidden if hidden is not None else r.shape[-1]
+    if seq_lens is not None:
+        lens = need_const(seq_lens, "sequence_lens").reshape(-1)
+        if np.any(lens != seq):
+            raise NodeError("sequence_lens shorter than the sequence are not supported")
+    dt = x.dtype
+    x2 = reshape(em, x, (seq * batch, isz))
+    ys, hs = [], []
+    for d in range(ndir):
+        wd = reshape(em, extract_slice(em, w, [d, 0, 0], [1, 3 * H, isz]), (3 * H, isz))
+        rd = reshape(em, extract_slice(em, r, [d, 0, 0], [1, 3 * H, H]), (3 * H, H))
+        proj = matmul(em, x2, transpose(em, wd, [1, 0]))
+        rb = None
+        if b is not None:
+            bd = reshape(em, extract_slice(em, b, [d, 0], [1, 6 * H]), (6 * H,))
+            wb = extract_slice(em, bd, [0], [3 * H])
+            rb = extract_slice(em, bd, [3 * H], [3 * H])
+            # z and r take both biases up front; h's recurrence bias stays
+            # with the recurrence (it is inside the reset gate's product).
+            zr = add(em, extract_slice(em, wb, [0], [2 * H]), extract_slice(em, rb, [0], [2 * H]))
+            proj = add(em, proj, reshape(em, concat(em, [zr, extract_slice(em, wb, [2 * H], [H])],
+                                                    0), (1, 3 * H)))
+            rbh = reshape(em, extract_slice(em, rb, [2 * H], [H]), (1, H))
+        proj = reshape(em, proj, (seq, batch, 3 * H))
+        rt = transpose(em, rd, [1, 0])
+        rt_zr = extract_slice(em, rt, [0, 0], [H, 2 * H])
+        rt_h = extract_slice(em, rt, [0, 2 * H], [H, H])
+        h = reshape(em, extract_slice(em, h0, [d, 0, 0], [1, batch, H]), (batch, H)) \
+            if h0 is not None else Value.constant(np.zeros((batch, H), dt))
+        h_zero = h0 is None  # the recurrence terms vanish on the first step
+        f_act, g_act = acts[2 * d:2 * d + 2]
+        forward = direction == "forward" or (direction == "bidirectional" and d == 0)
+        out = [None] * seq
+        one = Value.constant(np.ones((1, 1), dt))
+        for t in (range(seq) if forward else range(seq - 1, -1, -1)):
+            g = reshape(em, extract_slice(em, proj, [t, 0, 0], [1, batch, 3 * H]),
+                        (batch, 3 * H))
+            gzr = extract_slice(em, g, [0, 0], [batch, 2 * H])
+            gh = extract_slice(em, g, [0, 2 * H], [batch, H])
+            if not h_zero:
+                gzr = add(em, gzr, matmul(em, h, rt_zr))
+            z_t = _activation(em, f_act, extract_slice(em, gzr, [0, 0], [batch, H]))
+            r_t = _activation(em, f_act, extract_slice(em, gzr, [0, H], [batch, H]))
+            if lbr:
+                rh = matmul(em, h, rt_h) if not h_zero else Value.constant(
+                    np.zeros((batch, H), dt))
+                if rb is not None:
+                    rh = add(em, rh, rbh)
+                gh = add(em, gh, mul(em, r_t, rh))
+            else:
+                if not h_zero:
+                    gh = add(em, gh, matmul(em, mul(em, r_t, h), rt_h))
+                if rb is not None:
+                    gh = add(em, gh, rbh)
+            h_hat = _activation(em, g_act, gh)
+            # H = (1 - z) h_hat + z H_prev
+            h = add(em, mul(em, sub(em, one, z_t), h_hat), mul(em, z_t, h))
+            h_zero = False
+            out[t] = reshape(em, h, (1, 1, batch, H))
+        ys.append(concat(em, out, 0))
+        hs.append(reshape(em, h, (1, batch, H)))
+    y = concat(em, ys, 1)
+    y_h = concat(em, hs, 0)
+    if layout == 1:
+        y = transpose(em, y, [2, 0, 1, 3])
+        y_h = transpose(em, y_h, [1, 0, 2])
+    return [y, y_h]
