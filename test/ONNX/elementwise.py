@@ -88,6 +88,21 @@ s.case("activations", model(nodes, {"x": xs}, list(outs),
        {"x": xs}, list(outs.values()), rtol=2e-5, atol=2e-5,
        show=["tosa.clamp", "tosa.sigmoid", "tosa.tanh", "tosa.erf"])
 
+# Gelu (opset 20; both forms), Elu, Softplus, Mish.
+# CHECK-LABEL: // CASE gelu_elu_mish
+# CHECK: tosa.erf
+# CHECK: tosa.tanh
+g = rand(3, 5, seed=7) * 3
+sp = np.log1p(np.exp(g))
+s.case("gelu_elu_mish",
+       model([node("Gelu", ["g"], ["ge"]), node("Gelu", ["g"], ["gt"], approximate="tanh"),
+              node("Elu", ["g"], ["el"], alpha=0.7), node("Softplus", ["g"], ["sp"]),
+              node("Mish", ["g"], ["mi"])], {"g": g}, ["ge", "gt", "el", "sp", "mi"], opset=20),
+       {"g": g}, [g / 2 * (1 + erf(g / np.sqrt(2))),
+                  g / 2 * (1 + np.tanh(np.sqrt(2 / np.pi) * (g + 0.044715 * g ** 3))),
+                  np.where(g > 0, g, 0.7 * (np.exp(g) - 1)), sp, g * np.tanh(sp)],
+       rtol=2e-5, atol=2e-5, show=["tosa.erf", "tosa.tanh"])
+
 # Comparisons give i1 tensors (Less is Greater with swapped operands, b
 # reshaped to rank 3 first); Where selects; Max/Min are variadic.
 # CHECK-LABEL: // CASE compare_select
@@ -128,5 +143,6 @@ s.run()
 # CHECK-DAG: activations: f32 OK
 # CHECK-DAG: compare_select: f32 OK
 # CHECK-DAG: cast: f32 OK
+# CHECK-DAG: gelu_elu_mish: f32 OK
 # CHECK-DAG: activations: bf16 OK
-# CHECK: ONNX-SUITE 18 runs, 0 failed
+# CHECK: ONNX-SUITE 21 runs, 0 failed

@@ -500,6 +500,46 @@ def _softplus(em, node, inputs):
     return add(em, clamp(em, x, 0.0, np.inf), lg)
 
 
+def _full(x, value):
+    return Value.constant(np.full([1] * x.rank, value, x.dtype))
+
+
+@converter("Gelu")
+def _gelu(em, node, inputs):
+    """x/2 (1 + erf(x/sqrt 2)), or with approximate=tanh
+    x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    x = inputs[0]
+    approx = node.attr("approximate", "none")
+    if approx == "none":
+        inner = em.op("tosa.erf", [divide(em, x, _full(x, np.sqrt(2.0)))],
+                      [em.new(x.shape, x.dtype)])
+    elif approx == "tanh":
+        cube = mul(em, mul(em, x, x), x)
+        arg = mul(em, add(em, x, mul(em, cube, _full(x, 0.044715))),
+                  _full(x, np.sqrt(2.0 / np.pi)))
+        inner = em.op("tosa.tanh", [arg], [em.new(x.shape, x.dtype)])
+    else:
+        raise NodeError("approximate=%s is not supported" % approx)
+    return mul(em, mul(em, x, _full(x, 0.5)), add(em, inner, _full(x, 1.0)))
+
+
+@converter("Elu")
+def _elu(em, node, inputs):
+    x = inputs[0]
+    alpha = node.attr("alpha", 1.0)
+    e = em.op("tosa.exp", [x], [em.new(x.shape, x.dtype)])
+    neg = mul(em, sub(em, e, _full(x, 1.0)), _full(x, alpha))
+    pos = tosa_elementwise(em, "tosa.greater", [x, _full(x, 0.0)], np.bool_)
+    return tosa_elementwise(em, "tosa.select", [pos, x, neg])
+
+
+@converter("Mish")
+def _mish(em, node, inputs):
+    x = inputs[0]
+    sp = _softplus(em, node, inputs)
+    return mul(em, x, em.op("tosa.tanh", [sp], [em.new(x.shape, x.dtype)]))
+
+
 @converter("Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual")
 def _compare(em, node, inputs):
     a, b = inputs
