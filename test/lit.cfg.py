@@ -71,6 +71,15 @@ def _loads(library):
     except OSError:
         return False
 
+# amp-run's Vulkan backend needs a Vulkan device (lavapipe on CPU-only
+# machines); amp-vulkan-probe says whether there is one.
+_probe = os.path.join(amp_tools_dir, "amp-vulkan-probe")
+if "vulkan" not in config.available_features and os.path.exists(_probe):
+    import subprocess
+    if subprocess.run([_probe], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("vulkan")
+
 if shutil.which("cc"):
     config.available_features.add("cc")
 

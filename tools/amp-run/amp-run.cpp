@@ -29,11 +29,11 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -178,11 +178,11 @@ int main(int argc, char **argv) {
   // Parse errors are printed with their location by the handler.
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::string openError;
-  auto file = openInputFile(inputFile, &openError);
+  auto file = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/true);
   if (!file)
-    return error("cannot open '" + inputFile + "': " + openError);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    return error("cannot open '" + inputFile +
+                 "': " + file.getError().message());
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return error("cannot parse '" + inputFile + "'");
