@@ -74,6 +74,17 @@ s.case("avgpool_include_pad",
        {"x": x}, [pool_ref(x, (3, 3), (1, 1), (1, 1, 1, 1), "avg", include_pad=True)],
        show=["tensor.pad", "tosa.avg_pool2d"])
 
+# count_include_pad with a stride remainder: the trimmed end pad was in no
+# window, so the real zero padding still matches ONNX.
+# CHECK-LABEL: // CASE avgpool_include_pad_trimmed
+# CHECK: tosa.avg_pool2d {{.*}} : (tensor<2x9x9x3xf32>
+x7 = rand(2, 3, 9, 9, seed=3)
+s.case("avgpool_include_pad_trimmed",
+       model([node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], strides=[3, 3],
+                   pads=[1, 1, 1, 1], count_include_pad=1)], {"x": x7}, ["y"]),
+       {"x": x7}, [pool_ref(x7, (3, 3), (3, 3), (1, 1, 1, 1), "avg", include_pad=True)],
+       show=["tosa.avg_pool2d"])
+
 # Resize: every coordinate transformation and nearest rounding in common use.
 xr = rand(1, 2, 4, 5, seed=1)
 
@@ -136,6 +147,7 @@ s.run()
 # CHECK-DAG: maxpool_ceil: f32 OK
 # CHECK-DAG: avgpool: f32 OK
 # CHECK-DAG: avgpool_include_pad: f32 OK
+# CHECK-DAG: avgpool_include_pad_trimmed: f32 OK
 # CHECK-DAG: nearest_asym_floor: f32 OK
 # CHECK-DAG: nearest_half_pixel: f32 OK
 # CHECK-DAG: nearest_prefer_ceil: f32 OK
@@ -146,4 +158,4 @@ s.run()
 # CHECK-DAG: linear_align_corners: f32 OK
 # CHECK-DAG: linear_asym_down: f32 OK
 # CHECK-DAG: upsample9: f32 OK
-# CHECK: ONNX-SUITE 28 runs, 0 failed
+# CHECK: ONNX-SUITE 30 runs, 0 failed

@@ -290,8 +290,9 @@ def _avg_pool(em, node, inputs):
     pad_attr = [fits[0][0], fits[0][1], fits[1][0], fits[1][1]]
     if include and any(pad_attr):
         # The padding counts: make it real zeros, pool without padding.
-        if any(f[1] != p[1] for f, p in zip(fits, pairs)):
-            raise NodeError("count_include_pad=1 with ceil_mode is not supported")
+        if node.attrs.get("ceil_mode", 0) and any(f[1] > p[1] for f, p in zip(fits, pairs)):
+            raise NodeError("count_include_pad=1 with ceil_mode extending the pads is not "
+                            "supported")
         xh = pad(em, xh, [(0, 0), (pad_attr[0], pad_attr[1]), (pad_attr[2], pad_attr[3]),
                           (0, 0)])
         pad_attr = [0, 0, 0, 0]
