@@ -34,6 +34,11 @@ def amp_opt():
     return os.environ.get("AMP_OPT", os.path.join(BIN, "amp-opt"))
 
 
+def amp_run():
+    """$AMP_RUN, else amp-run next to amp-opt."""
+    return os.environ.get("AMP_RUN", os.path.join(os.path.dirname(amp_opt()), "amp-run"))
+
+
 def _check(cmd, what, **kw):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
     if p.returncode != 0:
@@ -41,11 +46,11 @@ def _check(cmd, what, **kw):
     return p.stdout
 
 
-def run_amp_run(path, inputs, n_outputs, tmp):
-    tool = os.path.join(BIN, "amp-run")
+def run_amp_run(path, inputs, n_outputs, tmp, opt):
+    tool = amp_run()
     if not os.path.exists(tool):
         raise RunError("amp-run is not built")
-    cmd = [tool, path, "--entry=main", "--backend=cpu"]
+    cmd = [tool, path, "--entry=main", "--backend=cpu", "-O%d" % opt]
     for k, x in enumerate(inputs):
         f = os.path.join(tmp, "in%d.npy" % k)
         np.save(f, np.ascontiguousarray(x))
@@ -112,7 +117,7 @@ def parse_printed(out, shapes):
     return results
 
 
-def run_fallback(path, inputs, tmp):
+def run_fallback(path, inputs, tmp, opt):
     with open(path) as f:
         text = f.read()
     full, shapes = driver(text, inputs)
@@ -134,7 +139,7 @@ def run_fallback(path, inputs, tmp):
         f.write(lowered)
     libs = ",".join(os.path.join(LLVM, "lib", l) for l in
                     ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    out = _check([os.path.join(LLVM, "bin", "mlir-runner"), low, "-e", "amp_acc_driver",
+    out = _check([os.path.join(LLVM, "bin", "mlir-runner"), low, "-O%d" % opt, "-e", "amp_acc_driver",
                   "-entry-point-result=void", "-shared-libs=" + libs], "mlir-runner")
     return parse_printed(out, shapes)
 
@@ -142,11 +147,15 @@ def run_fallback(path, inputs, tmp):
 _WORKING = []  # the method that worked last, tried first next time
 
 
-def run(path, inputs, n_outputs=1):
-    """Runs @main of the MLIR file at `path`; a list of float32 arrays."""
+def run(path, inputs, n_outputs=1, opt=0):
+    """Runs @main of the MLIR file at `path`; a list of float32 arrays.
+
+    `opt` is the JIT's optimisation level: compiling at -O2 costs more time
+    than it saves on all but the largest model here.
+    """
     errors = []
-    methods = [("amp-run", lambda t: run_amp_run(path, inputs, n_outputs, t)),
-               ("fallback", lambda t: run_fallback(path, inputs, t))]
+    methods = [("amp-run", lambda t: run_amp_run(path, inputs, n_outputs, t, opt)),
+               ("fallback", lambda t: run_fallback(path, inputs, t, opt))]
     methods.sort(key=lambda m: m[0] not in _WORKING)
     for name, fn in methods:
         with tempfile.TemporaryDirectory(prefix="amp-acc-") as tmp:
