@@ -14,7 +14,7 @@ import onnx
 from onnx import numpy_helper
 
 from . import _ir
-from ._ir import Value, tensor_type, dense_attr, location
+from ._ir import Value, tensor_type, dense_attr_parts, location
 
 
 class OnnxImportError(Exception):
@@ -95,6 +95,10 @@ class Emitter:
     def emit(self, text, loc=True):
         self.lines.append("    " + text + ((" " + self.loc) if loc else ""))
 
+    def emit_parts(self, parts):
+        """A line given as pieces (a constant's large payload stays one piece)."""
+        self.lines.append(["    "] + parts + [" " + self.loc])
+
     def new(self, shape, dtype):
         return Value(shape, dtype, name=self.fresh())
 
@@ -106,7 +110,7 @@ class Emitter:
             if v.const is None:
                 raise NodeError("internal: value without a name or constant")
             name = self.fresh()
-            self.emit("%s = arith.constant %s" % (name, dense_attr(v.const)))
+            self.emit_parts(["%s = arith.constant " % name] + dense_attr_parts(v.const))
             v._materialized = name
         return v._materialized
 
@@ -292,9 +296,14 @@ def import_graph(model, shapes=None, func_name="main"):
         out.append("//   output %s: %s" % (name, v.type))
     out.append("module {")
     out.append("  func.func @%s(%s) -> %s {" % (func_name, sig_args, res_types))
-    out.extend(em.lines)
-    out.append("    return %s : %s" % (", ".join(em.use(v) for _, v in results),
-                                       ", ".join(v.type for _, v in results)))
-    out.append("  }")
-    out.append("}")
-    return "\n".join(out) + "\n"
+    ret = "    return %s : %s" % (", ".join(em.use(v) for _, v in results),
+                                  ", ".join(v.type for _, v in results))
+    pieces = ["\n".join(out), "\n"]
+    for line in em.lines:
+        if isinstance(line, list):
+            pieces.extend(line)
+        else:
+            pieces.append(line)
+        pieces.append("\n")
+    pieces.append(ret + "\n  }\n}\n")
+    return "".join(pieces)

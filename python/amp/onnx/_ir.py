@@ -48,7 +48,23 @@ def _scalar(x, dtype):
 
 def dense_attr(array):
     """`dense<...> : tensor<...>` for a numpy array."""
+    return "".join(dense_attr_parts(array))
+
+
+def dense_attr_parts(array):
+    """dense_attr as a list of strings. A large payload is one hex string
+    of its own, so callers can write it without copying it around."""
     array = np.asarray(array)
+    small = _small_form(array)
+    if small is not None:
+        return [small]
+    flat = np.ascontiguousarray(array.reshape(-1))
+    data = flat.astype(array.dtype.newbyteorder("<"), copy=False)
+    return ['dense<"0x', memoryview(data).cast("B").hex(), '"> : ', tensor_type(array.shape, array.dtype)]
+
+
+def _small_form(array):
+    """A splat or a readable list, or None when the hex form is needed."""
     ty = tensor_type(array.shape, array.dtype)
     flat = array.reshape(-1)
     if flat.size == 0:
@@ -58,17 +74,13 @@ def dense_attr(array):
     if flat.size > 1 and finite and np.all(flat == flat[0]) and (
             not floating or np.all(np.signbit(flat) == np.signbit(flat[0]))):
         return "dense<%s> : %s" % (_scalar(flat[0], array.dtype), ty)
-    if flat.size <= _LIST_LIMIT and finite:
+    if (flat.size <= _LIST_LIMIT and finite) or array.dtype == np.bool_:
+        # (MLIR's hex form for i1 packs bits; masks are written as lists.)
         items = [_scalar(x, array.dtype) for x in flat]
         if array.ndim == 0:
             return "dense<%s> : %s" % (items[0], ty)
         return "dense<%s> : %s" % (_nest(items, array.shape), ty)
-    if array.dtype == np.bool_:
-        # MLIR's hex form for i1 packs bits; lists are simplest for masks.
-        items = [_scalar(x, array.dtype) for x in flat]
-        return "dense<%s> : %s" % (_nest(items, array.shape), ty)
-    data = np.ascontiguousarray(flat).astype(array.dtype.newbyteorder("<"), copy=False)
-    return 'dense<"0x%s"> : %s' % (data.tobytes().hex().upper(), ty)
+    return None
 
 
 def _nest(items, shape):
