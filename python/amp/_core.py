@@ -152,16 +152,17 @@ class Module:
 
     def __del__(self):
         if getattr(self, "_handle", None):
-            with self.context._lock:
-                self.context._lib.ampModuleDestroy(self._handle)
-                self._handle = None
+            self.close()
 
     def close(self):
         """Destroys the module (idempotent)."""
         with self.context._lock:
-            if self._handle:
+            # When a reference cycle made the collector destroy the context
+            # first, destroying the module would touch the freed context;
+            # it is left (leaked) instead.
+            if self._handle and self.context._handle:
                 self.context._lib.ampModuleDestroy(self._handle)
-                self._handle = None
+            self._handle = None
 
     def _check_open(self):
         if not self._handle:
