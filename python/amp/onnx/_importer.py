@@ -110,7 +110,13 @@ class Emitter:
             if v.const is None:
                 raise NodeError("internal: value without a name or constant")
             name = self.fresh()
-            self.emit_parts(["%s = arith.constant " % name] + dense_attr_parts(v.const))
+            if v.dtype in (np.float32, np.float16, np.int32, np.int8, np.bool_):
+                # tosa.const: TOSA's own passes (e.g. tosa-reduce-transposes)
+                # see through it; amp-fuse-kernels lowers it to arith.
+                self.emit_parts(['%s = "tosa.const"() <{values = ' % name]
+                                + dense_attr_parts(v.const) + ["}> : () -> %s" % v.type])
+            else:
+                self.emit_parts(["%s = arith.constant " % name] + dense_attr_parts(v.const))
             v._materialized = name
         return v._materialized
 
