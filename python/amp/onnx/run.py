@@ -83,8 +83,11 @@ def _module_body(text):
 
 
 def combine(texts):
-    """One module holding the functions of several modules."""
-    return "module {\n" + "\n".join(_module_body(t) for t in texts) + "\n}\n"
+    """One module holding the functions of several modules (attribute
+    aliases of printed modules are kept; they must not clash)."""
+    parts = [_split_module(t) for t in texts]
+    prefix = "\n".join(p for p, _ in parts if p.strip())
+    return prefix + "\nmodule {\n" + "\n".join(b for _, b in parts) + "\n}\n"
 
 
 def driver(text, calls):
