@@ -121,3 +121,17 @@ for (name, m, feeds, _), outs in zip(cases, results):
 # CHECK: transformer y: OK
 # CHECK: lstm out: OK
 # CHECK: lstm yh: OK
+
+# The command-line checker on a PyTorch-exported model (dynamic axes fixed by
+# --shape): f32, and bf16 within its default tolerance.
+import subprocess  # noqa: E402
+env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                               "..", "python"))
+cnn_onnx = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs", "torch", "cnn.onnx")
+for prec in ("f32", "bf16"):
+    p = subprocess.run([sys.executable, "-m", "amp.onnx.check", cnn_onnx, "--shape", "x=1,3,16,20",
+                        "--precision", prec], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    print("check exit=%d %s" % (p.returncode, p.stdout.strip()))
+# CHECK: check exit=0 f32 y: max_abs_err={{.*}} OK
+# CHECK: check exit=0 bf16 y: max_abs_err={{.*}} OK
