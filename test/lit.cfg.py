@@ -79,6 +79,10 @@ if "vulkan" not in config.available_features and os.path.exists(_probe):
     if subprocess.run([_probe], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL).returncode == 0:
         config.available_features.add("vulkan")
+# amp's Vulkan runtime, for mlir-runner --shared-libs.
+config.substitutions.append(
+    ("%amp_vulkan_runtime", os.path.join(config.amp_obj_root, "lib",
+                                         "libamp_vulkan_runtime" + config.llvm_shlib_ext)))
 
 if shutil.which("cc"):
     config.available_features.add("cc")

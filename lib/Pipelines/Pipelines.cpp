@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -82,6 +83,10 @@ static void buildGPUKernels(OpPassManager &pm) {
 
 void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   buildGPUKernels(pm);
+  // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
+  // compute in f32.
+  pm.addPass(amp::createEmulateBF16Storage());
+  pm.nest<gpu::GPUModuleOp>().addPass(createCSEPass());
   pm.addPass(amp::createAttachSPIRVEntryPointABI());
   GpuSPIRVAttachTargetOptions target;
   target.spirvVersion = "v1.3";
@@ -90,6 +95,10 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   target.spirvExtensions = {"SPV_KHR_16bit_storage",
                             "SPV_KHR_storage_buffer_storage_class"};
   pm.addPass(createGpuSPIRVAttachTarget(target));
+  // Math functions on f16 are evaluated in f32 and rounded (the SPIR-V
+  // lowering of some, such as tanh, goes through f32 with casts that
+  // convert-gpu-to-spirv cannot legalize).
+  pm.nest<gpu::GPUModuleOp>().addPass(math::createMathExtendToSupportedTypes());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
   // 32-bit indices (the default), memory spaces mapped to storage classes.
   pm.addPass(createConvertGPUToSPIRVPass());

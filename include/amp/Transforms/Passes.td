@@ -191,4 +191,55 @@ def NestSPIRVModules : Pass<"amp-nest-spirv-modules", "::mlir::ModuleOp"> {
                            "::mlir::spirv::SPIRVDialect"];
 }
 
+def EmulateBF16Storage : Pass<"amp-emulate-bf16-storage", "::mlir::ModuleOp"> {
+  let summary = "Make bf16 storage-only in GPU kernels: i16 in memory, f32 "
+                "arithmetic, bit-exact conversions";
+  let description = [{
+    For targets without bf16 (SPIR-V for Vulkan, e.g. Mesa's lavapipe),
+    rewrites every `gpu.module` so that no bf16 type remains, while the
+    kernels compute what the bf16 program computes:
+
+    1. bf16 arithmetic (`arith`) and math functions (`math`) run in f32
+       with their results rounded to bf16 (upstream
+       `arith-emulate-unsupported-floats` and
+       `math-extend-to-supported-types` patterns). For +, -, *, / and sqrt
+       this rounding gives exactly the bf16 result.
+    2. bf16 values and buffers become i16 holding the same bits. The casts
+       become integer code that is exact on every input:
+       `extf` bf16 -> f32 shifts the 16 bits into the high half of an f32;
+       `truncf` f32 -> bf16 rounds to nearest, ties to even, on the bits,
+       keeps infinities, and turns a NaN into a quiet NaN of the same sign
+       and leading payload bits (as hardware conversions do).
+       bf16 constants become i16 constants of their bits.
+    3. Launches of the rewritten kernels pass their bf16 buffers through a
+       `builtin.unrealized_conversion_cast` to the i16 buffer type (the same
+       bytes); `reconcile-unrealized-casts` removes it once the host is in
+       the LLVM dialect.
+
+    Host code is left alone: it keeps bf16 buffers and computes whatever
+    bf16 it has with the CPU's own conversions.
+
+    Before (in a kernel):
+    ```mlir
+    %x = memref.load %in[%i] : memref<64xbf16>
+    %y = arith.addf %x, %x : bf16
+    memref.store %y, %out[%i] : memref<64xbf16>
+    ```
+    After:
+    ```mlir
+    %x = memref.load %in[%i] : memref<64xi16>
+    %w = arith.extui %x : i16 to i32
+    ... (shift, bitcast to f32) ...
+    %s = arith.addf %xf, %xf : f32
+    ... (round to nearest even on the bits, NaN check) ...
+    memref.store %y, %out[%i] : memref<64xi16>
+    ```
+    A kernel op that would still need bf16 (one that is neither arithmetic,
+    math, a cast, a constant nor data movement) is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD
