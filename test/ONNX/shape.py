@@ -140,7 +140,22 @@ s.case("integers",
        [((ints + 1) ** 2).astype(np.float32), xm.argmax(1), np.where(mask, xm, -1e4),
         (~mask).astype(np.float32)], show=["arith.trunci", "tosa.add", "tosa.argmax"])
 
+# Trilu keeps a triangle (a constant mask and a select); ArgMin is ArgMax of
+# the negation.
+# CHECK-LABEL: // CASE trilu_argmin
+# CHECK: tosa.select
+# CHECK: tosa.negate
+# CHECK: tosa.argmax
+tm = rand(2, 4, 5, seed=6)
+s.case("trilu_argmin",
+       model([node("Trilu", ["x", "k"], ["u"]), node("Trilu", ["x"], ["l"], upper=0),
+              node("ArgMin", ["x"], ["a"], axis=-1, keepdims=1)],
+             {"x": tm}, ["u", "l", "a"], {"k": np.int64(1)}, opset=14),
+       {"x": tm}, [np.triu(tm, 1), np.tril(tm), tm.argmin(-1)[..., None]],
+       show=["tosa.select", "tosa.negate", "tosa.argmax"])
+
 s.run()
+# CHECK-DAG: trilu_argmin: f32 OK
 # CHECK-DAG: integers: f32 OK
 # CHECK-DAG: shape_subgraph: f32 OK
 # CHECK-DAG: constant_of_shape_range: f32 OK
@@ -150,4 +165,4 @@ s.run()
 # CHECK-DAG: gathers: f32 OK
 # CHECK-DAG: split_expand_tile_pad: f32 OK
 # CHECK-DAG: dynamic_batch: f32 OK
-# CHECK: ONNX-SUITE 9 runs, 0 failed
+# CHECK: ONNX-SUITE 10 runs, 0 failed

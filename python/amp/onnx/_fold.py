@@ -278,7 +278,22 @@ def split_sizes(node, dim, arrays):
     return split
 
 
+def trilu_mask(node, shape, arrays):
+    """The boolean mask Trilu keeps, for the last two dimensions of shape."""
+    k = int(np.asarray(arrays[1]).reshape(-1)[0]) if len(arrays) > 1 and arrays[1] is not None \
+        else 0
+    rows, cols = shape[-2], shape[-1]
+    i, j = np.indices((rows, cols))
+    return (j - i >= k) if node.attr("upper", 1) else (j - i <= k)
+
+
+def _trilu(node, arrays):
+    x = arrays[0]
+    return [np.where(trilu_mask(node, x.shape, arrays), x, np.zeros((), x.dtype))]
+
+
 FOLDERS = {
+    "Trilu": _trilu,
     "Identity": _identity,
     "Cast": _cast,
     "Shape": _shape,

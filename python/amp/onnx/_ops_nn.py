@@ -538,9 +538,15 @@ def _reduce(em, node, inputs):
     return _finish_reduce(em, y, axes, keep)
 
 
-@converter("ArgMax")
+@converter("ArgMax", "ArgMin")
 def _argmax(em, node, inputs):
     x = inputs[0]
+    if node.op_type == "ArgMin":
+        # The first maximum of -x is the first minimum of x.
+        if not is_float(x):
+            raise NodeError("integer ArgMin is not supported")
+        zp = em.zero_point(x.dtype)
+        x = em.op("tosa.negate", [x, zp, zp], [em.new(x.shape, x.dtype)])
     axis = norm_axis(node.attr("axis", 0), x.rank)
     keep = node.attr("keepdims", 1)
     if node.attr("select_last_index", 0):

@@ -202,3 +202,13 @@ def _pad(em, node, inputs):
         x = extract_slice(em, x, offsets, sizes)
         per = [(max(0, b), max(0, e)) for b, e in per]
     return pad(em, x, per, value)
+
+
+@converter("Trilu")
+def _trilu(em, node, inputs):
+    x = inputs[0]
+    kv = opt_input(inputs, 1)
+    arrays = [None, need_const(kv, "Trilu k") if kv is not None else None]
+    mask = Value.constant(_fold.trilu_mask(node, x.shape, arrays))
+    zero = Value.constant(np.zeros([1] * x.rank, x.dtype))
+    return tosa_elementwise(em, "tosa.select", [mask, x, zero], x.dtype)
