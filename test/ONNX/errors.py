@@ -57,6 +57,10 @@ attempt(model([node("Add", ["x", "b"], ["y"])], {"x": x}, ["y"], {"b": rand(3)})
 attempt(model([node("LSTM", ["s", "w", "r"], ["y"], hidden_size=2, clip=3.0)],
               {"s": rand(3, 1, 2)}, ["y"], {"w": rand(1, 8, 2), "r": rand(1, 8, 2)}))
 
+# A malformed node (Conv without weights) is an error, not a crash.
+# CHECK: amp.onnx: node 'y' (Conv): cannot import this node (IndexError: list index out of range)
+attempt(model([node("Conv", ["x"], ["y"])], {"x": x}, ["y"]))
+
 # CHECK: amp.onnx: node 'y' (Relu): operators of domain 'com.microsoft' are not supported
 m = model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"])
 m.graph.node[0].domain = "com.microsoft"

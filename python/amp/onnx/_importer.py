@@ -266,6 +266,9 @@ def import_graph(model, shapes=None, func_name="main"):
                                    "are" if len(extra) > 1 else "is"))
         except NodeError as e:
             raise OnnxImportError("%s: %s" % (where, e)) from None
+        except Exception as e:  # a malformed node (missing inputs, odd attribute types)
+            raise OnnxImportError("%s: cannot import this node (%s: %s)"
+                                  % (where, type(e).__name__, e)) from None
         if len(outputs) < len([o for o in proto.output if o]):
             raise OnnxImportError("%s: produces %d outputs, the model uses %d"
                                   % (where, len(outputs), len(proto.output)))
