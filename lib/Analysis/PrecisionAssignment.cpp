@@ -22,6 +22,7 @@
 
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Analysis/MinCut.h"
+#include "amp/Interfaces/Buffers.h"
 #include "amp/Interfaces/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,15 +59,16 @@ StringRef mlir::amp::stringifyComputeMode(ComputeMode mode) {
 
 namespace {
 
-/// An f32 value amp can retype and cast: a scalar, vector or ranked tensor
-/// of f32, or a complex<f32> scalar.
+/// An f32 value amp can retype: a scalar, vector, ranked tensor or ranked
+/// memref of f32 or complex<f32>, or such a complex scalar.
 bool isTrackableType(Type type) {
   if (type.isF32())
     return true;
   if (auto complex = dyn_cast<ComplexType>(type))
     return complex.getElementType().isF32();
-  if (isa<VectorType, RankedTensorType>(type))
-    return cast<ShapedType>(type).getElementType().isF32();
+  if (isa<VectorType, RankedTensorType, MemRefType>(type))
+    return isTrackableType(cast<ShapedType>(type).getElementType()) &&
+           !isa<ShapedType>(cast<ShapedType>(type).getElementType());
   return false;
 }
 
@@ -107,6 +109,19 @@ bool hasFloatTypes(Operation *op) {
 }
 
 bool isCarrier(Operation *op) {
+  switch (getBufferRole(op)) {
+  case BufferRole::Allocation:
+  case BufferRole::View:
+  case BufferRole::Access:
+  case BufferRole::Copy:
+  case BufferRole::Inspect:
+    return true;
+  case BufferRole::None:
+  case BufferRole::ControlFlow:
+  case BufferRole::Compute:
+  case BufferRole::Opaque:
+    break;
+  }
   return isa<RegionBranchOpInterface, BranchOpInterface,
              RegionBranchTerminatorOpInterface, CallOpInterface>(op) ||
          (op->hasTrait<OpTrait::ReturnLike>() &&
@@ -167,7 +182,7 @@ struct PrecisionAssignment::Impl {
   /// fixed arguments are not merged into the group (they keep their own
   /// type and users): the use is cast to the group's type instead.
   void tieOperand(OpOperand &use, Value dest) {
-    if (isConstantValue(use.get())) {
+    if (!isa<BaseMemRefType>(dest.getType()) && isConstantValue(use.get())) {
       if (valueIds.count(dest))
         operandDest[&use] = dest;
       return;
@@ -215,6 +230,7 @@ struct PrecisionAssignment::Impl {
   void collect(Operation *root, bool changeSignatures);
   void visitRegion(Region &region);
   void tieControlFlow();
+  void tieBuffers();
   void decideSignatures(ArrayRef<FunctionOpInterface> functions,
                         Operation *root, bool changeSignatures);
   void tieCalls(ArrayRef<FunctionOpInterface> functions);
@@ -290,6 +306,62 @@ void PrecisionAssignment::Impl::tieControlFlow() {
   }
 }
 
+/// A buffer's element type is its storage's: views share it, loads and
+/// stores move values of that type, and buffers used by ops amp cannot see
+/// into keep f32.
+void PrecisionAssignment::Impl::tieBuffers() {
+  for (Operation *op : ops) {
+    BufferRole role = getBufferRole(op);
+    auto buffers = [&] {
+      SmallVector<Value> all;
+      for (Value v : op->getOperands())
+        if (isFloatBuffer(v.getType()))
+          all.push_back(v);
+      for (Value v : op->getResults())
+        if (isFloatBuffer(v.getType()))
+          all.push_back(v);
+      return all;
+    };
+    switch (role) {
+    case BufferRole::View:
+    case BufferRole::Copy: {
+      SmallVector<Value> all = buffers();
+      // A view amp cannot retype (unranked, or of f64) pins its storage.
+      if (!llvm::all_of(all, [&](Value v) { return valueIds.count(v); })) {
+        f32Sinks.append(all.begin(), all.end());
+        break;
+      }
+      for (Value v : ArrayRef(all).drop_front())
+        unite(v, all.front());
+      break;
+    }
+    case BufferRole::Access: {
+      Value buffer = buffers().front();
+      for (OpOperand &use : op->getOpOperands())
+        if (use.get() != buffer && isTrackableType(use.get().getType()))
+          tieOperand(use, buffer);
+      for (Value r : op->getResults())
+        unite(r, buffer);
+      break;
+    }
+    case BufferRole::Opaque:
+      for (Value v : op->getOperands())
+        if (isFloatBuffer(v.getType()))
+          f32Sinks.push_back(v);
+      for (Value v : op->getResults())
+        if (isFloatBuffer(v.getType()))
+          f32Sources.push_back(v);
+      break;
+    case BufferRole::None:
+    case BufferRole::ControlFlow:
+    case BufferRole::Allocation:
+    case BufferRole::Inspect:
+    case BufferRole::Compute:
+      break;
+    }
+  }
+}
+
 /// Returns the return-like terminators of a function.
 static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
   SmallVector<Operation *> returns;
@@ -337,11 +409,13 @@ void PrecisionAssignment::Impl::decideSignatures(
     changingFunctions.insert(func);
   }
 
-  // Arguments of fixed signatures are f32 values cast once at entry.
+  // Arguments of fixed signatures are f32 values cast once at entry; a
+  // buffer argument is storage the caller sees, so it simply stays f32.
   for (FunctionOpInterface func : functions)
     if (!func.isExternal() && !changingFunctions.contains(func))
       for (BlockArgument arg : func.getArguments())
-        entryCast.insert(arg);
+        if (!isa<BaseMemRefType>(arg.getType()))
+          entryCast.insert(arg);
 }
 
 void PrecisionAssignment::Impl::tieCalls(
@@ -402,6 +476,7 @@ void PrecisionAssignment::Impl::collect(Operation *root,
       visitRegion(func.getFunctionBody());
   decideSignatures(functions, root, changeSignatures);
   tieControlFlow();
+  tieBuffers();
   tieCalls(functions);
 }
 
@@ -431,12 +506,15 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
     FloatType elt = getFloatElementType(type);
     if (!isTrackableType(type) && elt && !elt.isF16() && !elt.isBF16())
       return "operand " + std::to_string(i) +
-             " is not an f32 scalar, vector or ranked tensor or a complex "
-             "scalar (memrefs, complex tensors and f64 values stay as they "
-             "are)";
+             " is not of f32 or complex<f32> (nor a ranked container of "
+             "them); f64 and unranked values stay as they are";
+    if (isFloatBuffer(type) && getBufferRole(op) != BufferRole::Compute)
+      return "operand " + std::to_string(i) +
+             " is a buffer that only linalg ops can run on converted copies "
+             "of";
     Attribute value;
     if (matchPattern(operand.get(), m_Constant(&value)) &&
-        isa<FloatAttr, DenseFPElementsAttr>(value) &&
+        isFloatDataAttr(value) &&
         failed(convertFloatAttr(value, low))) {
       std::string msg;
       llvm::raw_string_ostream os(msg);
@@ -730,6 +808,20 @@ void PrecisionAssignment::Impl::propagate(bool fixedOnly) {
                           d.accType.getWidth() > d.lowType.getWidth();
         changed |= contribute(r, wideResult ? GroupState{State::F32, {}} : out);
       }
+      // An op on buffers produces into its init buffers. For the optimal
+      // placement a wide accumulator is left to the cut (its buffer may be
+      // low, accumulated through an f32 copy).
+      if (getBufferRole(op) == BufferRole::Compute)
+        for (OpOperand &init :
+             cast<DestinationStyleOpInterface>(op).getDpsInitsMutable()) {
+          bool wideInit =
+              fixedOnly && d.accumulation &&
+              llvm::is_contained(d.accumulation->accumulatorOperands,
+                                 init.getOperandNumber()) &&
+              d.accType.getWidth() > d.lowType.getWidth();
+          if (!wideInit)
+            changed |= contribute(init.get(), out);
+        }
     }
   }
 }
@@ -1027,6 +1119,26 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
         break;
       }
     }
+    // An op writing a buffer of the other type writes it through a copy.
+    if (getBufferRole(op) == BufferRole::Compute)
+      for (OpOperand &init :
+           cast<DestinationStyleOpInterface>(op).getDpsInitsMutable()) {
+        if (!valueIds.count(init.get()))
+          continue;
+        bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands,
+                                               init.getOperandNumber());
+        Label writes = d.mode == ComputeMode::F32 ||
+                               d.mode == ComputeMode::Untouched ||
+                               (isAcc && (wideAcc ||
+                                          d.mode == ComputeMode::WideAccumulator))
+                           ? wide
+                           : d.follows || d.mode == ComputeMode::WideAccumulator
+                                 ? self
+                                 : low;
+        problem.casts.push_back({writes,
+                                 {labelOfValue(init.get(), d.lowType)},
+                                 6 * elementsOf(init.get().getType())});
+      }
   }
 
   // Casts: one per value and direction when some reader wants the other
@@ -1215,6 +1327,10 @@ PrecisionAssignment::analyze(Operation *root,
 
   for (Value v : impl.f32Sources)
     impl.contribute(v, {State::F32, {}});
+  // A buffer cannot be cast on its way out: a sink's storage is f32.
+  for (Value v : impl.f32Sinks)
+    if (isa<BaseMemRefType>(v.getType()))
+      impl.contribute(v, {State::F32, {}});
   switch (options.placement) {
   case Placement::Naive:
     impl.placeNaively();

@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -80,6 +82,16 @@ bool mlir::amp::canCreateFloatCast(Type from, Type to) {
     if (auto toComplex = dyn_cast<ComplexType>(to))
       return isa<FloatType>(fromComplex.getElementType()) &&
              isa<FloatType>(toComplex.getElementType());
+  // Ranked tensors of complex values are cast element by element in a
+  // linalg.generic.
+  if (auto fromTensor = dyn_cast<RankedTensorType>(from))
+    if (auto toTensor = dyn_cast<RankedTensorType>(to))
+      if (isa<ComplexType>(fromTensor.getElementType()) ||
+          isa<ComplexType>(toTensor.getElementType()))
+        return fromTensor.getShape() == toTensor.getShape() &&
+               fromTensor.getEncoding() == toTensor.getEncoding() &&
+               canCreateFloatCast(fromTensor.getElementType(),
+                                  toTensor.getElementType());
   // arith casts apply elementwise to scalars, vectors and ranked tensors
   // only.
   auto isCastable = [](Type t) {
@@ -94,6 +106,35 @@ bool mlir::amp::canCreateFloatCast(Type from, Type to) {
            fromShaped.getTypeID() == toShaped.getTypeID();
   }
   return !isa<ShapedType>(to);
+}
+
+/// A tensor of complex values cast part by part, element by element; a
+/// constant is converted at compile time.
+static Value createComplexTensorCast(OpBuilder &builder, Location loc,
+                                     Value value, RankedTensorType type) {
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    if (FailureOr<Attribute> converted =
+            convertFloatAttr(constant, getFloatElementType(type));
+        succeeded(converted))
+      return arith::ConstantOp::create(builder, loc,
+                                       cast<TypedAttr>(*converted));
+  SmallVector<Value> sizes;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(builder, loc, value, d));
+  Value init = tensor::EmptyOp::create(builder, loc, type, sizes);
+  AffineMap id = builder.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      builder, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
+      ArrayRef<AffineMap>{id, id}, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l, createFloatCast(b, l, args[0], type.getElementType()));
+      });
+  return generic->getResult(0);
 }
 
 Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
@@ -111,6 +152,9 @@ Value mlir::amp::createFloatCast(OpBuilder &builder, Location loc, Value value,
                                      createFloatCast(builder, loc, re, part),
                                      createFloatCast(builder, loc, im, part));
   }
+  if (auto tensor = dyn_cast<RankedTensorType>(type);
+      tensor && isa<ComplexType>(tensor.getElementType()))
+    return createComplexTensorCast(builder, loc, value, tensor);
   auto fromElt = cast<FloatType>(getElementTypeOrSelf(from));
   auto toElt = cast<FloatType>(getElementTypeOrSelf(type));
   // A constant is converted at compile time, never cast at run time.
@@ -179,6 +223,13 @@ static bool mostlyFlushed(unsigned nonzero, unsigned flushed) {
   return flushed > 0 && 2 * flushed > nonzero;
 }
 
+bool mlir::amp::isFloatDataAttr(Attribute attr) {
+  if (isa<FloatAttr>(attr))
+    return true;
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  return dense && getFloatElementType(dense.getElementType());
+}
+
 FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
                                                  FloatType elementType) {
   if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
@@ -209,6 +260,30 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
     if (overflow || mostlyFlushed(nonzero, flushed))
       return failure();
     return Attribute(converted);
+  }
+  // Dense complex values, part by part.
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    auto complex = dyn_cast<ComplexType>(dense.getElementType());
+    if (!complex || !isa<FloatType>(complex.getElementType()))
+      return failure();
+    auto type = ComplexType::get(elementType);
+    if (complex == type)
+      return attr;
+    unsigned nonzero = 0, flushed = 0;
+    SmallVector<std::complex<APFloat>> values;
+    for (std::complex<APFloat> value : dense.getValues<std::complex<APFloat>>()) {
+      FailureOr<APFloat> re =
+          convertAPFloat(value.real(), elementType, nonzero, flushed);
+      FailureOr<APFloat> im =
+          convertAPFloat(value.imag(), elementType, nonzero, flushed);
+      if (failed(re) || failed(im))
+        return failure();
+      values.emplace_back(*re, *im);
+    }
+    if (mostlyFlushed(nonzero, flushed))
+      return failure();
+    return Attribute(DenseElementsAttr::get(
+        dense.getType().clone(type), ArrayRef(values)));
   }
   return failure();
 }

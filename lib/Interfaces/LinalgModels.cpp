@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
+#include "amp/Interfaces/Buffers.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Interfaces/TargetCapabilities.h"
 
@@ -245,7 +246,7 @@ bool canConvertBodyInPlace(Block &body, FloatType type) {
       return false;
     Attribute value;
     if (matchPattern(&op, m_Constant(&value)) &&
-        isa<FloatAttr, DenseFPElementsAttr>(value) &&
+        isFloatDataAttr(value) &&
         failed(convertFloatAttr(value, type)))
       return false;
   }
@@ -265,10 +266,12 @@ void retypeBody(RewriterBase &rewriter, Block &body, ValueRange operands,
   // An argument whose type did not change is used as the body already uses
   // it (a body that widens its f16 inputs keeps doing so).
   for (auto [arg, oldType] : llvm::zip(body.getArguments(), oldTypes)) {
+    // complex<f32> computes as complex<low>.
+    Type computeAs = withFloatElementType(oldType, computeType);
     if (!amp::detail::isFloatData(arg.getType()) || arg.getType() == oldType ||
-        arg.getType() == computeType || arg.use_empty())
+        arg.getType() == computeAs || arg.use_empty())
       continue;
-    Value cast = createFloatCast(rewriter, loc, arg, computeType);
+    Value cast = createFloatCast(rewriter, loc, arg, computeAs);
     rewriter.replaceAllUsesExcept(arg, cast, cast.getDefiningOp());
   }
 }
@@ -276,10 +279,9 @@ void retypeBody(RewriterBase &rewriter, Block &body, ValueRange operands,
 FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
                                      RewriterBase &rewriter, FloatType lowType,
                                      FloatType accType) {
-  if (!op.hasPureTensorSemantics())
-    return rewriter.notifyMatchFailure(
-        op, "only ops on tensors are converted; memrefs cannot be cast in "
-            "place");
+  bool onBuffers = op.hasPureBufferSemantics();
+  if (!onBuffers && !op.hasPureTensorSemantics())
+    return rewriter.notifyMatchFailure(op, "mixes tensors and buffers");
   FloatType outType = accumulatesLossily(op, lowType) ? accType : lowType;
   FloatType computeType = outType;
 
@@ -291,12 +293,22 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
     Type newType = amp::detail::isFloatData(type) && !isUnreadInput(op, operand)
                        ? withFloatElementType(type, isInit ? outType : lowType)
                        : type;
-    if (!canCreateFloatCast(type, newType))
+    if (!onBuffers && !canCreateFloatCast(type, newType))
       return rewriter.notifyMatchFailure(op, "operand cannot be cast");
     newTypes.push_back(newType);
   }
 
   Location loc = op.getLoc();
+  // Buffers cannot be cast: the op runs on converted copies of them, and
+  // copies back what it writes.
+  std::optional<BufferCopies> copies;
+  if (onBuffers) {
+    FailureOr<BufferCopies> made =
+        convertBufferOperands(rewriter, op, newTypes);
+    if (failed(made))
+      return failure();
+    copies = std::move(*made);
+  }
   rewriter.setInsertionPoint(op);
   SmallVector<Value> newOperands =
       createOperandCasts(rewriter, loc, op->getOperands(), newTypes);
@@ -368,6 +380,8 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   if (failed(convertBlockBody(rewriter, body, computeType, yieldTypes))) {
     rewriter.eraseOp(newOp);
     eraseUnusedCasts(rewriter, newOperands);
+    if (copies)
+      copies->undo(rewriter, op);
     return rewriter.notifyMatchFailure(op, "body cannot be converted");
   }
   return newOp;

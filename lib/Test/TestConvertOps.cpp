@@ -2,10 +2,14 @@
 
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
+#include "amp/Interfaces/Buffers.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Test/TestPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -72,6 +76,7 @@ struct TestConvertOps : amp::impl::TestConvertOpsBase<TestConvertOps> {
       if (op == getOperation() || isCarrier(op))
         return WalkResult::advance();
       if (hasFloatData(op) &&
+          (buffers || getBufferRole(op) != BufferRole::Compute) &&
           (all || getCategory(op, lowType).category != Policy::Never))
         candidates.push_back(op);
       return op->getNumRegions() ? WalkResult::skip()

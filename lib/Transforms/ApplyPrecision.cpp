@@ -2,6 +2,7 @@
 
 #include "amp/Transforms/ApplyPrecision.h"
 #include "amp/Transforms/CastFolding.h"
+#include "amp/Interfaces/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -85,15 +86,16 @@ Value PrecisionRewriter::getAs(Value v, Type type) {
   Attribute value;
   FloatType elt = getFloatElementType(type);
   if (elt && matchPattern(v, m_Constant(&value)) &&
-      isa<FloatAttr, DenseFPElementsAttr>(value)) {
+      isFloatDataAttr(value)) {
     FailureOr<Attribute> converted = convertFloatAttr(value, elt);
     if (succeeded(converted)) {
       cached = arith::ConstantOp::create(rewriter, v.getLoc(),
                                          cast<TypedAttr>(*converted));
       FloatType from = getFloatElementType(v.getType());
-      int64_t count = 1;
+      // Complex values have two parts.
+      int64_t count = isa<ComplexType>(getElementTypeOrSelf(type)) ? 2 : 1;
       if (auto shaped = dyn_cast<ShapedType>(type))
-        count = shaped.getNumElements();
+        count *= shaped.getNumElements();
       stats.constantBytesSaved +=
           (int64_t(from.getWidth()) - int64_t(elt.getWidth())) / 8 * count;
       return cached;
@@ -198,16 +200,33 @@ void PrecisionRewriter::rewriteCarrier(Operation *op) {
 }
 
 void PrecisionRewriter::keepF32(Operation *op) {
-  for (auto [i, type] : llvm::enumerate(planned(op)))
-    if (type)
-      setOperand(op, i, asF32(type));
+  SmallVector<Type> bufferTypes(op->getOperandTypes());
+  bool copiesBuffers = false;
+  for (auto [i, type] : llvm::enumerate(planned(op))) {
+    if (!type)
+      continue;
+    if (isa<BaseMemRefType>(type)) {
+      bufferTypes[i] = asF32(type);
+      copiesBuffers |= bufferTypes[i] != op->getOperand(i).getType();
+      continue;
+    }
+    setOperand(op, i, asF32(type));
+  }
+  // A low buffer is read (and written back) through an f32 copy.
+  if (copiesBuffers) {
+    FailureOr<BufferCopies> copies =
+        convertBufferOperands(rewriter, op, bufferTypes);
+    assert(succeeded(copies) && "tracked buffers are ranked memrefs");
+    (void)copies;
+  }
 }
 
 void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
   const std::optional<AccumulationInfo> &acc = d.accumulation;
   SmallVector<Value> originals(op->getOperands());
   for (auto [i, type] : llvm::enumerate(planned(op))) {
-    if (!type)
+    // Buffers are copied, if at all, by the op's model (around the op).
+    if (!type || isa<BaseMemRefType>(type))
       continue;
     if (!d.dataOperands[i]) {
       setOperand(op, i, asF32(type));

@@ -115,6 +115,9 @@ SmallVector<Value> createOperandCasts(OpBuilder &builder, Location loc,
 /// Erases the casts defining `values` that have no uses left (after a
 /// conversion that created them was abandoned).
 void eraseUnusedCasts(RewriterBase &rewriter, ValueRange values);
+/// True for float data convertFloatAttr handles: a FloatAttr, or dense
+/// elements of a float or complex float type.
+bool isFloatDataAttr(Attribute attr);
 /// True if createFloatCast can produce a cast from `from` to `to`.
 bool canCreateFloatCast(Type from, Type to);
 

@@ -55,9 +55,15 @@ def TestConvertOps : Pass<"amp-test-convert-ops"> {
            "Accumulator type for contractions and reductions">,
     Option<"all", "all", "bool", /*default=*/"false",
            "Convert ops whose category is never as well">,
+    Option<"buffers", "buffers", "bool", /*default=*/"false",
+           "Convert linalg ops on buffers too (they run on converted copies; "
+           "off, a test's memref harness stays as written)">,
   ];
   let dependentDialects = ["::mlir::amp::AmpDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TestCountCastKernels : Pass<"amp-test-count-cast-kernels"> {
