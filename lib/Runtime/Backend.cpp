@@ -31,7 +31,7 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
                                             const BackendOptions &options) {
   std::string pipeline = backend.pipelineName.str();
   if (backend.backend == Backend::CUDA)
-    pipeline += "{chip=" + options.cudaChip + " format=" + options.cudaFormat +
-                "}";
+    pipeline +=
+        "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
   return pipeline;
 }

@@ -12,11 +12,11 @@ mlir::amp::runtime::compareWithReference(const HostTensor &result,
                                          const HostTensor &reference,
                                          double rtol, double atol) {
   if (result.getShape() != reference.getShape())
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "the result has shape (" + formatShape(result.getShape()) +
-            ") but the reference has shape (" +
-            formatShape(reference.getShape()) + ")");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the result has shape (" +
+                                       formatShape(result.getShape()) +
+                                       ") but the reference has shape (" +
+                                       formatShape(reference.getShape()) + ")");
   ComparisonStats stats;
   stats.count = result.getNumElements();
   double sumAbsError = 0;

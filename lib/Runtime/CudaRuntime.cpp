@@ -76,9 +76,9 @@ struct Driver {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -92,8 +92,7 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t,
-                               CUstream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
   CUresult (*cuMemHostUnregister)(void *);
 };
@@ -201,11 +200,10 @@ void initialize(Runtime &runtime) {
   if (!check(d.cuDeviceGetCount(&count), "cuDeviceGetCount"))
     return;
   if (defaultDevice >= count) {
-    runtime.failure = count == 0 ? std::string("no CUDA device")
-                                 : "no CUDA device " +
-                                       std::to_string(defaultDevice) +
-                                       " (there are " + std::to_string(count) +
-                                       ")";
+    runtime.failure = count == 0
+                          ? std::string("no CUDA device")
+                          : "no CUDA device " + std::to_string(defaultDevice) +
+                                " (there are " + std::to_string(count) + ")";
     return;
   }
   CUdevice device;

@@ -60,7 +60,8 @@ std::optional<ElementKind> mlir::amp::runtime::getElementKind(Type type) {
   if (type.isIndex())
     return ElementKind::I64;
   // Signless or signed integers; the JIT does not distinguish them.
-  if (auto integer = dyn_cast<IntegerType>(type); integer && !integer.isUnsigned()) {
+  if (auto integer = dyn_cast<IntegerType>(type);
+      integer && !integer.isUnsigned()) {
     if (integer.getWidth() == 32)
       return ElementKind::I32;
     if (integer.getWidth() == 64)

@@ -60,17 +60,17 @@ static constexpr llvm::StringLiteral kSupported =
 
 llvm::Expected<EntrySignature>
 mlir::amp::runtime::readEntrySignature(ModuleOp module, llvm::StringRef name) {
-  auto function = dyn_cast_or_null<func::FuncOp>(
-      SymbolTable::lookupSymbolIn(module, name));
+  auto function =
+      dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupSymbolIn(module, name));
   if (!function) {
     std::string available;
     for (auto candidate : module.getOps<func::FuncOp>())
       if (!candidate.isDeclaration())
-        available += (available.empty() ? " @" : ", @") +
-                     candidate.getSymName().str();
-    return fail("no function @" + name + " in the module" +
-                (available.empty() ? std::string()
-                                   : "; functions:" + available));
+        available +=
+            (available.empty() ? " @" : ", @") + candidate.getSymName().str();
+    return fail(
+        "no function @" + name + " in the module" +
+        (available.empty() ? std::string() : "; functions:" + available));
   }
   if (function.isDeclaration())
     return fail("@" + name + " is a declaration without a body");
@@ -82,8 +82,8 @@ mlir::amp::runtime::readEntrySignature(ModuleOp module, llvm::StringRef name) {
     std::optional<ValueSpec> spec = getValueSpec(input);
     if (!spec)
       return fail("@" + name + " argument " + llvm::Twine(i) + " has type " +
-                  printType(input) + ", which is not supported (" +
-                  kSupported + ")");
+                  printType(input) + ", which is not supported (" + kSupported +
+                  ")");
     signature.arguments.push_back(std::move(*spec));
   }
   for (auto [i, output] : llvm::enumerate(type.getResults())) {
@@ -106,8 +106,8 @@ llvm::Error mlir::amp::runtime::checkArgument(const EntrySignature &signature,
       "@" + signature.name + " " + spec.describe("argument", index);
   if (tensor.getElementKind() != spec.kind)
     return fail(what + ": '" + source + "' holds " +
-                describeNpyDtype(tensor.getElementKind()) +
-                " data, expected " + describeNpyDtype(spec.kind));
+                describeNpyDtype(tensor.getElementKind()) + " data, expected " +
+                describeNpyDtype(spec.kind));
   if (tensor.getRank() != int64_t(spec.shape.size()))
     return fail(what + ": '" + source + "' has shape (" +
                 formatShape(tensor.getShape()) + "), rank " +

@@ -30,10 +30,10 @@ Executable::create(ModuleOp module, EntrySignature signature,
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
-  builder->setCodeGenOptLevel(options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                              : options.optLevel == 0
-                                  ? llvm::CodeGenOptLevel::None
-                                  : llvm::CodeGenOptLevel::Default);
+  builder->setCodeGenOptLevel(
+      options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+      : options.optLevel == 0 ? llvm::CodeGenOptLevel::None
+                              : llvm::CodeGenOptLevel::Default);
   auto optimizerMachine = builder->createTargetMachine();
   if (!optimizerMachine)
     return optimizerMachine.takeError();
@@ -41,8 +41,8 @@ Executable::create(ModuleOp module, EntrySignature signature,
   if (!engineMachine)
     return engineMachine.takeError();
 
-  auto transformer = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
-                                               optimizerMachine->get());
+  auto transformer = makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, optimizerMachine->get());
   llvm::SmallVector<llvm::StringRef> libraries(options.sharedLibraries.begin(),
                                                options.sharedLibraries.end());
   ExecutionEngineOptions engineOptions;
@@ -50,8 +50,8 @@ Executable::create(ModuleOp module, EntrySignature signature,
   engineOptions.sharedLibPaths = libraries;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(module, engineOptions,
-                                        std::move(*engineMachine));
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(*engineMachine));
   if (!engine)
     return engine.takeError();
 
@@ -133,8 +133,8 @@ static HostTensor readMemRef(const ValueSpec &spec, const int64_t *descriptor) {
   llvm::ArrayRef<int64_t> strides(descriptor + 3 + rank, rank);
   HostTensor tensor(spec.kind, sizes);
   unsigned width = getElementByteWidth(spec.kind);
-  auto *base = reinterpret_cast<const uint8_t *>(descriptor[1]) +
-               descriptor[2] * width;
+  auto *base =
+      reinterpret_cast<const uint8_t *>(descriptor[1]) + descriptor[2] * width;
   auto *out = static_cast<uint8_t *>(tensor.getData());
   int64_t count = tensor.getNumElements();
   if (count == 0)

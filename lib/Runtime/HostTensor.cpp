@@ -21,8 +21,7 @@ HostTensor::HostTensor(ElementKind kind, llvm::ArrayRef<int64_t> shape)
 int64_t HostTensor::getNumElements() const { return product(shape); }
 
 double HostTensor::getAsDouble(int64_t index) const {
-  return loadAsDouble(kind,
-                      storage.data() + index * getElementByteWidth(kind));
+  return loadAsDouble(kind, storage.data() + index * getElementByteWidth(kind));
 }
 
 void HostTensor::setFromDouble(int64_t index, double value) {

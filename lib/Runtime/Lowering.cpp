@@ -13,8 +13,8 @@
 using namespace mlir;
 
 void mlir::amp::runtime::prepareEntry(ModuleOp module, StringRef entry) {
-  auto function =
-      dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupSymbolIn(module, entry));
+  auto function = dyn_cast_or_null<func::FuncOp>(
+      SymbolTable::lookupSymbolIn(module, entry));
   if (!function)
     return;
   function.setPublic();

@@ -16,16 +16,16 @@ llvm::Expected<RuntimeLibrary> RuntimeLibrary::load(llvm::StringRef path) {
   if (!llvm::sys::fs::exists(path))
     return fail("runtime library '" + path + "' not found");
   std::string error;
-  auto library =
-      llvm::sys::DynamicLibrary::getPermanentLibrary(path.str().c_str(), &error);
+  auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      path.str().c_str(), &error);
   if (!library.isValid())
     return fail("cannot load runtime library '" + path + "': " + error);
   RuntimeLibrary runtime;
   runtime.path = path.str();
-  runtime.check = reinterpret_cast<CheckFn>(
-      library.getAddressOfSymbol("ampRuntimeCheck"));
-  runtime.alloc = reinterpret_cast<AllocFn>(
-      library.getAddressOfSymbol("ampRuntimeAlloc"));
+  runtime.check =
+      reinterpret_cast<CheckFn>(library.getAddressOfSymbol("ampRuntimeCheck"));
+  runtime.alloc =
+      reinterpret_cast<AllocFn>(library.getAddressOfSymbol("ampRuntimeAlloc"));
   runtime.free =
       reinterpret_cast<FreeFn>(library.getAddressOfSymbol("ampRuntimeFree"));
   runtime.mapGlobal = reinterpret_cast<MapGlobalFn>(

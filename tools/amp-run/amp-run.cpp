@@ -50,9 +50,9 @@ static cl::OptionCategory category("amp-run options");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
                                       cl::cat(category));
-static cl::opt<std::string>
-    entryName("entry", cl::desc("The function to run"), cl::value_desc("name"),
-              cl::cat(category));
+static cl::opt<std::string> entryName("entry", cl::desc("The function to run"),
+                                      cl::value_desc("name"),
+                                      cl::cat(category));
 static cl::opt<std::string>
     backendName("backend", cl::desc("cpu (default), vulkan or cuda"),
                 cl::init("cpu"), cl::cat(category));
@@ -80,14 +80,15 @@ static cl::list<std::string>
     references("compare", cl::desc("A reference .npy file per result"),
                cl::value_desc("ref.npy"), cl::CommaSeparated,
                cl::cat(category));
-static cl::opt<double> relativeTolerance("rtol",
-                            cl::desc("Relative tolerance of --compare"),
-                            cl::init(1e-5), cl::cat(category));
-static cl::opt<double> absoluteTolerance("atol",
-                            cl::desc("Absolute tolerance of --compare"),
-                            cl::init(1e-8), cl::cat(category));
+static cl::opt<double>
+    relativeTolerance("rtol", cl::desc("Relative tolerance of --compare"),
+                      cl::init(1e-5), cl::cat(category));
+static cl::opt<double>
+    absoluteTolerance("atol", cl::desc("Absolute tolerance of --compare"),
+                      cl::init(1e-8), cl::cat(category));
 static cl::opt<std::string>
-    chip("chip", cl::desc("CUDA backend: the GPU to compile for (sm_80, sm_90)"),
+    chip("chip",
+         cl::desc("CUDA backend: the GPU to compile for (sm_80, sm_90)"),
          cl::init("sm_90"), cl::cat(category));
 static cl::opt<std::string> gpuFormat(
     "gpu-format",
@@ -233,8 +234,8 @@ int main(int argc, char **argv) {
 
   // Lower with the backend's pipeline.
   prepareEntry(*module, entryName);
-  std::string pipeline =
-      getPipeline(*backend, BackendOptions{chip.getValue(), gpuFormat.getValue()});
+  std::string pipeline = getPipeline(
+      *backend, BackendOptions{chip.getValue(), gpuFormat.getValue()});
   if (failed(lowerModule(*module, pipeline)))
     return error("lowering '" + inputFile + "' with " + pipeline + " failed");
   if (backend->needsDeviceGlobals && runtime && runtime->mapGlobal)
@@ -261,8 +262,7 @@ int main(int argc, char **argv) {
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto executable =
-      Executable::create(*module, *signature, executableOptions);
+  auto executable = Executable::create(*module, *signature, executableOptions);
   if (!executable)
     return error(executable.takeError());
 
@@ -273,9 +273,9 @@ int main(int argc, char **argv) {
 
   if (repeat.getNumOccurrences()) {
     llvm::sort(millis);
-    llvm::outs() << llvm::format("time: min %.3f ms, median %.3f ms (%u runs)\n",
-                                 millis.front(), millis[millis.size() / 2],
-                                 unsigned(millis.size()));
+    llvm::outs() << llvm::format(
+        "time: min %.3f ms, median %.3f ms (%u runs)\n", millis.front(),
+        millis[millis.size() / 2], unsigned(millis.size()));
   }
 
   for (auto [i, result] : llvm::enumerate(*results)) {
@@ -305,7 +305,8 @@ int main(int argc, char **argv) {
         unsigned(i), result.getTypeString().c_str(), path.c_str(),
         stats->maxAbsError, stats->maxRelError, stats->meanAbsError,
         (long long)stats->outOfTolerance, (long long)stats->count,
-        double(relativeTolerance), double(absoluteTolerance), ok ? "OK" : "FAIL");
+        double(relativeTolerance), double(absoluteTolerance),
+        ok ? "OK" : "FAIL");
     if (!ok) {
       int64_t bad = stats->firstBadIndex;
       error(llvm::formatv("result {0} is out of tolerance against '{1}': {2} "

@@ -33,9 +33,9 @@ struct ComparisonStats {
 };
 
 /// Fails when the shapes differ.
-llvm::Expected<ComparisonStats> compareWithReference(const HostTensor &result,
-                                                     const HostTensor &reference,
-                                                     double rtol, double atol);
+llvm::Expected<ComparisonStats>
+compareWithReference(const HostTensor &result, const HostTensor &reference,
+                     double rtol, double atol);
 
 } // namespace runtime
 } // namespace amp

@@ -50,9 +50,8 @@ public:
       llvm::SmallVectorImpl<double> &millis);
 
 private:
-  Executable(std::unique_ptr<ExecutionEngine> engine,
-             EntrySignature signature, const ExecutableOptions &options,
-             void (*entry)(void **))
+  Executable(std::unique_ptr<ExecutionEngine> engine, EntrySignature signature,
+             const ExecutableOptions &options, void (*entry)(void **))
       : engine(std::move(engine)), signature(std::move(signature)),
         options(options), entry(entry) {}
 
