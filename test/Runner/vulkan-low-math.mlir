@@ -3,9 +3,10 @@
 // bounds of cpu-elementwise.mlir and cpu-transformer.mlir.
 //
 // Expected to fail today: amp-lower-to-vulkan cannot lower math.tanh on
-// f16/bf16 ("failed to legalize operation 'builtin.unrealized_conversion_cast'")
-// nor the transformer file's f32 driver functions on memref<?x?xf32>. When
-// it can, this test passes and XFAIL must go.
+// f16 ("failed to legalize operation 'builtin.unrealized_conversion_cast'";
+// the bf16 chain runs, its arithmetic emulated in f32), nor the
+// transformer file, whose f32 driver functions take memref<?x?xf32> and
+// whose f16 GELU uses tanh. When it can, this test passes and XFAIL must go.
 //
 // REQUIRES: vulkan
 // XFAIL: *
