@@ -213,9 +213,10 @@ func.func @fill2d(%m: memref<?x?xf32>, %a: f32, %b: f32, %c: f32, %s: f32) {
 }
 
 // The driver. Its inputs are written by linalg.generic ops on memrefs in
-// the public helpers @fill4d and @fill2d, which the pass leaves in f32 (it
-// only converts ops on tensors; public functions keep their signatures with
-// the default keep-io-types), and turned into tensors with
+// the public helpers @fill4d and @fill2d, which the pass leaves in f32 (their
+// argument buffers keep f32, as public functions keep their signatures
+// with the default keep-io-types, and writing them through low copies
+// would only add copies), and turned into tensors with
 // bufferization.to_tensor, which has no model and stays f32; so every run
 // sees bit-identical inputs:
 //   x[n][h][w][c] = sin(1.3 n + 0.37 h + 0.23 w + 0.71 c)
@@ -271,7 +272,7 @@ func.func @main() {
   %bd = bufferization.to_tensor %mbd1 restrict : memref<32xf32> to tensor<32xf32>
   %y = call @compute(%x, %f, %bias, %wd, %bd)
       : (tensor<2x12x12x4xf32>, tensor<3x3x4x16xf32>, tensor<16xf32>, tensor<16x32xf32>, tensor<32xf32>) -> tensor<2x32xf32>
-  // Stored into a ranked f32 memref, which the pass cannot retype, and
+  // Stored into a ranked f32 memref, which the pass keeps f32 (an unranked view of it is printed), and
   // printed from there (see README.md in this directory).
   %my = memref.alloc() : memref<2x32xf32>
   bufferization.materialize_in_destination %y in restrict writable %my

@@ -199,9 +199,10 @@ func.func @fill2d(%m: memref<?x?xf32>, %a: f32, %b: f32, %c: f32, %s: f32) {
 }
 
 // The driver. Its inputs are written by linalg.generic ops on memrefs in
-// the public helper @fill2d, which the pass leaves in f32 (it only converts
-// ops on tensors; public functions keep their signatures with the default
-// keep-io-types), and turned into tensors with bufferization.to_tensor,
+// the public helper @fill2d, which the pass leaves in f32 (its argument
+// buffer keeps f32, as public functions keep their signatures with the
+// default keep-io-types, and writing it through a low copy would only add
+// copies), and turned into tensors with bufferization.to_tensor,
 // which has no model and stays f32; so every run sees bit-identical inputs:
 //   x[4t + n][k] = sin(0.37 (4t + n) + 0.11 k)
 //   Wx = 0.3 sin(0.23 i - 0.41 j + 0.5),  Wh = 0.3 sin(0.19 i + 0.53 j - 0.2)
@@ -261,7 +262,7 @@ func.func @main() {
   %hc:2 = call @compute(%xs, %wx, %wh, %b, %h0, %c0)
       : (tensor<32x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<64xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
       -> (tensor<32x16xf32>, tensor<4x16xf32>)
-  // Stored into ranked f32 memrefs, which the pass cannot retype, and
+  // Stored into ranked f32 memrefs, which the pass keeps f32 (an unranked view of it is printed), and
   // printed from there (see README.md in this directory).
   %mh = memref.alloc() : memref<32x16xf32>
   %mc = memref.alloc() : memref<4x16xf32>

@@ -340,9 +340,10 @@ func.func @fill1d(%m: memref<?xf32>, %a: f32, %c: f32, %s: f32, %d: f32) {
 }
 
 // The driver. Its inputs are written by linalg.generic ops on memrefs in
-// the public helpers @fill2d and @fill1d, which the pass leaves in f32 (it
-// only converts ops on tensors; public functions keep their signatures with
-// the default keep-io-types), and turned into tensors with
+// the public helpers @fill2d and @fill1d, which the pass leaves in f32 (their
+// argument buffers keep f32, as public functions keep their signatures
+// with the default keep-io-types, and writing them through low copies
+// would only add copies), and turned into tensors with
 // bufferization.to_tensor, which has no model and stays f32; so every run
 // sees bit-identical inputs:
 //   x = sin(0.37 i + 0.11 j); Wq, Wk, Wv, Wo, W1, W2 = 0.1 to 0.15 times
@@ -452,7 +453,7 @@ func.func @main() {
       : (tensor<16x32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32x32xf32>, tensor<32x32xf32>,
          tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x64xf32>, tensor<64xf32>, tensor<64x32xf32>)
       -> tensor<16x32xf32>
-  // Stored into a ranked f32 memref, which the pass cannot retype, and
+  // Stored into a ranked f32 memref, which the pass keeps f32 (an unranked view of it is printed), and
   // printed from there (see README.md in this directory).
   %my = memref.alloc() : memref<16x32xf32>
   bufferization.materialize_in_destination %y in restrict writable %my
