@@ -90,8 +90,10 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   pm.addPass(amp::createAttachSPIRVEntryPointABI());
   GpuSPIRVAttachTargetOptions target;
   target.spirvVersion = "v1.3";
+  // Int16: bf16 kept as i16 (amp-emulate-bf16-storage) is loaded, stored and
+  // converted as i16.
   target.spirvCapabilities = {"Shader", "Float16", "StorageBuffer16BitAccess",
-                              "Int64"};
+                              "Int16", "Int64"};
   target.spirvExtensions = {"SPV_KHR_16bit_storage",
                             "SPV_KHR_storage_buffer_storage_class"};
   pm.addPass(createGpuSPIRVAttachTarget(target));
