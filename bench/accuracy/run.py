@@ -395,7 +395,10 @@ def reference_table(results):
 
 
 def checks(results):
-    """amp vs naive and autocast, per model and low type, by max abs error."""
+    """amp's default against naive demotion and autocast, per model and low type."""
+    def cell(e, key):
+        return "NaN" if e["nonfinite"] else _fmt(e[key])
+
     lines = []
     for r in results:
         if "error" in r:
@@ -406,15 +409,20 @@ def checks(results):
             if not a or "error" in a:
                 continue
             for other in ("naive32-" + low, "naive-" + low, "autocast-" + low):
-                # amp's default policy against the alternatives
                 o = v.get(other)
                 if not o or "error" in o:
                     continue
-                ok = a["max_abs"] <= o["max_abs"]
-                lines.append("| %s | amp %s vs %s | %s | %s | %s |" % (
-                    r["model"], low, LABELS[other], _fmt(a["max_abs"]), _fmt(o["max_abs"]),
-                    "amp ≤" if ok else "**amp larger**"))
-    return "\n".join(["| model | comparison | amp max abs | other max abs | |",
+                if a["nonfinite"] or o["nonfinite"]:
+                    verdict = ("both NaN" if a["nonfinite"] and o["nonfinite"] else
+                               "**amp NaN**" if a["nonfinite"] else "other NaN")
+                else:
+                    verdict = "/".join(
+                        "≤" if a[k] <= o[k] else "**larger**" for k in ("max_abs", "mean_abs"))
+                lines.append("| %s | amp %s vs %s | %s / %s | %s / %s | %s |" % (
+                    r["model"], low, LABELS[other], cell(a, "max_abs"), cell(a, "mean_abs"),
+                    cell(o, "max_abs"), cell(o, "mean_abs"), verdict))
+    return "\n".join(["| model | comparison | amp max / mean abs err | other max / mean abs err "
+                      "| amp max / mean |",
                       "|---|---|---|---|---|"] + lines)
 
 
@@ -427,7 +435,7 @@ def plot(results, path):
     colors = ["#1f77b4", "#17becf", "#9ecae1", "#c6dbef", "#d62728", "#9467bd", "#fc9272",
               "#2ca02c"]
     good = [r for r in results if "error" not in r]
-    fig, axes = plt.subplots(2, 1, figsize=(11, 7.5), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(11, 8), sharex=True)
     width = 0.8 / len(shown)
     for k, (v, c) in enumerate(zip(shown, colors)):
         xs, mean, top, hatch = [], [], [], []
@@ -450,10 +458,10 @@ def plot(results, path):
         ax.grid(axis="y", alpha=0.3)
     axes[1].set_xticks(range(len(good)))
     axes[1].set_xticklabels([r["model"] for r in good])
-    axes[0].legend(ncol=4, fontsize=8, loc="upper left")
+    fig.legend(ncol=4, fontsize=8, loc="lower center")
     axes[0].set_title("amp vs naive demotion vs PyTorch autocast (lower is better; "
                       "hatched at 10: NaN outputs)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(path, dpi=110)
 
 
@@ -465,7 +473,7 @@ def write_docs(results, md_path, png_path, elapsed):
             .replace("@CHECKS@", checks(results))
             .replace("@RUNNER@", ", ".join(sorted({r.get("run_method", "?") for r in results
                                                      if "error" not in r})))
-            .replace("@ELAPSED@", "%.0f" % elapsed if elapsed else "?"))
+            .replace("@ELAPSED@", "%.0f" % (elapsed / 60.0)))
     with open(md_path, "w") as f:
         f.write(text)
     plot(results, png_path)
@@ -485,8 +493,8 @@ def main():
     args = ap.parse_args()
     if args.from_json:
         with open(args.json) as f:
-            results = json.load(f)
-        write_docs(results, args.markdown, args.plot, 0)
+            saved = json.load(f)
+        write_docs(saved["results"], args.markdown, args.plot, saved["elapsed_s"])
         return 0
     models = all_models()
     if args.models:
@@ -516,7 +524,7 @@ def main():
                 results.append({"model": m.name, "error": str(e)})
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:
-        json.dump(results, f, indent=1)
+        json.dump({"elapsed_s": time.time() - start, "results": results}, f, indent=1)
     for r in results:
         if "error" in r:
             print("%s: not run" % r["model"])
