@@ -176,7 +176,8 @@ def _squeeze(node, arrays):
 
 def _flatten(node, arrays):
     x = arrays[0]
-    axis = node.attr("axis", 1) % (x.ndim + 1) if x.ndim else 0
+    axis = node.attr("axis", 1)
+    axis = axis + x.ndim if axis < 0 else axis
     return [x.reshape(int(np.prod(x.shape[:axis], dtype=np.int64)), -1)]
 
 

@@ -50,6 +50,12 @@ def onnx_dtype(code, what):
     return np.dtype(_ONNX_DTYPES[code])
 
 
+# Element types of values computed at run time (TOSA's validation accepts
+# these; int64 is narrowed to int32 on entry).
+_RUNTIME_DTYPES = {np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32),
+                   np.dtype(np.bool_)}
+
+
 class Node:
     """What a converter sees of an ONNX node."""
 
@@ -225,7 +231,13 @@ def import_graph(model, shapes=None, func_name="main"):
     for vi in graph.input:
         if vi.name in values:
             continue  # an initializer listed as an input (old exporters): a constant
-        shape, dtype = _static_input_shape(vi, shapes)
+        try:
+            shape, dtype = _static_input_shape(vi, shapes)
+        except NodeError as e:
+            raise OnnxImportError("amp.onnx: %s" % e) from None
+        if dtype not in _RUNTIME_DTYPES and dtype != np.int64:
+            raise OnnxImportError("amp.onnx: graph input '%s' is %s; amp runs float32/float16 "
+                                  "with int64/int32/bool integers" % (vi.name, dtype.name))
         v = Value(shape, dtype, name="%%arg%d" % len(args))
         args.append((vi.name, v))
         if dtype == np.int64:
@@ -269,6 +281,11 @@ def import_graph(model, shapes=None, func_name="main"):
         except Exception as e:  # a malformed node (missing inputs, odd attribute types)
             raise OnnxImportError("%s: cannot import this node (%s: %s)"
                                   % (where, type(e).__name__, e)) from None
+        for v in outputs:
+            if v is not None and not v.is_const and v.dtype not in _RUNTIME_DTYPES:
+                raise OnnxImportError(
+                    "%s: computes %s values at run time; amp runs float32/float16 with "
+                    "int32/bool integers" % (where, v.dtype.name))
         if len(outputs) < len([o for o in proto.output if o]):
             raise OnnxImportError("%s: produces %d outputs, the model uses %d"
                                   % (where, len(outputs), len(proto.output)))

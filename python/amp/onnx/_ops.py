@@ -45,6 +45,9 @@ def convert(em, node, inputs):
         arrays = [np.zeros(inputs[0].shape, dtype=np.int8)]
         return [Value.constant(np.asarray(a)) for a in _fold.FOLDERS[op](node, arrays)]
     if op not in CONVERTERS:
+        if op in _fold.FOLDERS:
+            raise NodeError("%s is only supported on constant inputs (here an input is "
+                            "computed at run time)" % op)
         raise NodeError("operator %s is not supported (supported: see docs/ONNX.md)" % op)
     outs = CONVERTERS[op](em, node, inputs)
     return outs if isinstance(outs, (list, tuple)) else [outs]
@@ -446,8 +449,15 @@ def _clip(em, node, inputs):
         lo, hi = node.attr("min", -np.inf), node.attr("max", np.inf)
     else:
         lo_v, hi_v = opt_input(inputs, 1), opt_input(inputs, 2)
-        lo = float(need_const(lo_v, "Clip min").reshape(-1)[0]) if lo_v is not None else -np.inf
-        hi = float(need_const(hi_v, "Clip max").reshape(-1)[0]) if hi_v is not None else np.inf
+        if (lo_v is not None and not lo_v.is_const) or (hi_v is not None and not hi_v.is_const):
+            # Bounds computed at run time: maximum and minimum.
+            if lo_v is not None:
+                x = tosa_elementwise(em, "tosa.maximum", [x, lo_v])
+            if hi_v is not None:
+                x = tosa_elementwise(em, "tosa.minimum", [x, hi_v])
+            return x
+        lo = float(lo_v.const.reshape(-1)[0]) if lo_v is not None else -np.inf
+        hi = float(hi_v.const.reshape(-1)[0]) if hi_v is not None else np.inf
     return clamp(em, x, lo, hi)
 
 

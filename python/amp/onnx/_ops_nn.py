@@ -176,8 +176,6 @@ def _conv_transpose(em, node, inputs):
         pairs = []
         for i in range(2):
             total = full[i] - target[i]
-            if total < 0:
-                raise NodeError("output_shape %s is larger than the full output" % target)
             if auto_pad == "SAME_UPPER":
                 pairs.append((total // 2, total - total // 2))
             else:
@@ -211,8 +209,12 @@ def _conv_transpose(em, node, inputs):
         parts.append(_transposed_conv(em, xg, wg, bg, strides, kernel, base, attrs, zp))
     y = concat(em, parts, 3)
     if crop:
-        y = pad(em, y, [(0, 0), (0, out_padding[0]), (0, out_padding[1]), (0, 0)])
-        y = extract_slice(em, y, [0, pairs[0][0], pairs[1][0], 0],
+        # Negative pads (an output_shape beyond the full result) extend it
+        # with zeros like output_padding does; positive ones crop.
+        y = pad(em, y, [(0, 0)] + [(max(0, -pairs[i][0]),
+                                    out_padding[i] + max(0, -pairs[i][1])) for i in range(2)]
+                + [(0, 0)])
+        y = extract_slice(em, y, [0, max(0, pairs[0][0]), max(0, pairs[1][0]), 0],
                           [n, out_hw[0], out_hw[1], oc])
         y = add(em, y, reshape(em, bias, (1, 1, 1, oc)))
     return transpose(em, y, NHWC_TO_NCHW)
@@ -250,9 +252,21 @@ def _transposed_conv(em, x, w, b, strides, kernel, full, attrs, zp):
                  conv_attrs)
 
 
+def _pool_as_2d(node, x):
+    """1-D pooling as 2-D with a unit height: attributes gain a leading axis."""
+    node.attrs = dict(node.attrs)
+    for key, fill in (("kernel_shape", 1), ("strides", 1), ("dilations", 1)):
+        if key in node.attrs:
+            node.attrs[key] = [fill] + list(node.attrs[key])
+    if "pads" in node.attrs:
+        p = list(node.attrs["pads"])
+        node.attrs["pads"] = [0, p[0], 0, p[1]]
+    return x.shape[0], x.shape[1], 1, x.shape[2]
+
+
 def _pool_common(em, node, x):
     if x.rank != 4:
-        raise NodeError("only 2-D pooling is supported")
+        raise NodeError("only 1-D and 2-D pooling is supported")
     kernel = list(node.attr("kernel_shape"))
     strides, dilations, pairs = _spatial_attrs(node, x, kernel)
     if dilations != [1, 1]:
@@ -266,6 +280,9 @@ def _pool_common(em, node, x):
 @converter("MaxPool")
 def _max_pool(em, node, inputs):
     x = inputs[0]
+    if x.rank == 3:
+        y = _max_pool(em, node, [reshape(em, x, _pool_as_2d(node, x))])
+        return reshape(em, y, (y.shape[0], y.shape[1], y.shape[3]))
     node.ignore("storage_order")
     if len(node.proto.output) > 1 and node.proto.output[1]:
         raise NodeError("the Indices output is not supported")
@@ -284,6 +301,9 @@ def _max_pool(em, node, inputs):
 @converter("AveragePool")
 def _avg_pool(em, node, inputs):
     x = inputs[0]
+    if x.rank == 3:
+        y = _avg_pool(em, node, [reshape(em, x, _pool_as_2d(node, x))])
+        return reshape(em, y, (y.shape[0], y.shape[1], y.shape[3]))
     kernel, strides, pairs, fits = _pool_common(em, node, x)
     include = bool(node.attr("count_include_pad", 0))
     xh = _nhwc_input(em, x, [fits[0][2], fits[1][2]])

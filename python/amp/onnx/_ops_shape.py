@@ -29,7 +29,10 @@ def _reshape(em, node, inputs):
 @converter("Flatten")
 def _flatten(em, node, inputs):
     x = inputs[0]
-    axis = norm_axis(node.attr("axis", 1), x.rank + 1)
+    axis = node.attr("axis", 1)
+    if not -x.rank <= axis <= x.rank:
+        raise NodeError("axis %d is out of range for rank %d" % (axis, x.rank))
+    axis = axis + x.rank if axis < 0 else axis
     return reshape(em, x, (int(np.prod(x.shape[:axis], dtype=np.int64)),
                            int(np.prod(x.shape[axis:], dtype=np.int64))))
 

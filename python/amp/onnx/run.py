@@ -63,8 +63,9 @@ def _parse_type(t):
     parts = body.split("x")
     et = parts[-1]
     dims = [int(p) for p in parts[:-1]]
-    dtype = {"f32": np.float32, "f16": np.float16, "bf16": None, "i64": np.int64,
-             "i32": np.int32, "i1": np.bool_}.get(et)
+    dtype = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i64": np.int64,
+             "i32": np.int32, "i16": np.int16, "i8": np.int8, "ui8": np.uint8,
+             "i1": np.bool_}.get(et)
     return dims, et, dtype
 
 
@@ -114,7 +115,7 @@ def driver(text, calls):
                 raise RunError("input %d has shape %s, @%s takes %s"
                                % (i, list(x.shape), func_name, t))
             if dtype is None:
-                raise RunError("bf16 inputs are not supported by the driver")
+                raise RunError("%s inputs are not supported by the driver" % et)
             name = "%%c%d_in%d" % (c, i)
             lines.append("    %s = arith.constant %s" % (name, dense_attr(x.astype(dtype))))
             names.append(name)
@@ -131,10 +132,19 @@ def driver(text, calls):
                 ext = "tensor<%sf32>" % shape
                 lines.append("    %s_x = arith.extf %s : %s to %s" % (r, r, t, ext))
                 r, t, et = r + "_x", ext, "f32"
-            elif et == "i1":
+            elif et == "f64":
+                ext = "tensor<%sf32>" % shape
+                lines.append("    %s_x = arith.truncf %s : %s to %s" % (r, r, t, ext))
+                r, t, et = r + "_x", ext, "f32"
+            elif et in ("i1", "ui8", "i8", "i16"):
                 ext = "tensor<%si32>" % shape
-                lines.append("    %s_x = arith.extui %s : %s to %s" % (r, r, t, ext))
+                op = "arith.extsi" if et in ("i8", "i16") else "arith.extui"
+                if et == "ui8":  # signless in the driver's view
+                    t = t.replace("xui8>", "xi8>")
+                lines.append("    %s_x = %s %s : %s to %s" % (r, op, r, t, ext))
                 r, t, et = r + "_x", ext, "i32"
+            if et not in ("f32", "i64", "i32"):
+                raise RunError("%s results are not supported by the driver" % et)
             fn = {"f32": "printMemrefF32", "i64": "printMemrefI64", "i32": "printMemrefI32"}[et]
             mt = "memref<%s%s>" % (shape, et)
             lines.append("    %s_m = bufferization.to_buffer %s : %s to %s" % (r, r, t, mt))
