@@ -223,12 +223,17 @@ def convert(variant, f32_path, out_path):
         policy = POLICY if kind == "policy" else None
         try:
             import amp
-            with open(f32_path) as f:
-                result = amp.convert(f.read(), precision=low, policy=policy)
+            try:
+                with open(f32_path) as f:
+                    result = amp.convert(f.read(), precision=low, policy=policy)
+            except amp.AmpError as e:
+                if "cannot load amp's C API library" not in str(e):
+                    raise
+                raise ImportError(str(e)) from None
             with open(out_path, "w") as f:
                 f.write(result.ir)
             return result.report, time.time() - start
-        except (ImportError, OSError):
+        except ImportError:
             # No C API library: the same conversion through amp-opt.
             report = out_path + ".report.json"
             subprocess.run([amp_opt, f32_path, "-p",
