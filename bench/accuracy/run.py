@@ -109,16 +109,16 @@ class Digits(Model):
 
     def split(self):
         if self._split is None:
-            import models
-            self._split = models.load_split()
+            import data
+            self._split = data.load_split()
         return self._split
 
     def onnx(self):
         return os.path.join(ROOT, "bench", "models", "digits", self.arch + ".onnx")
 
     def inputs(self):
-        import models
-        return [models.as_input(self.arch, self.split()[1])]
+        import data
+        return [data.as_input(self.arch, self.split()[1])]
 
     def task(self, out, ref):
         y = self.split()[3]
