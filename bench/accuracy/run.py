@@ -287,7 +287,11 @@ def bench_model(model, variants, workdir, log):
     try:
         from amp.onnx.reference import available, run_reference
         if available():
-            (ort,) = run_reference(onnx_path, {"x": inputs[0]}).values()
+            import onnx
+            graph = onnx.load(onnx_path).graph
+            weights = {t.name for t in graph.initializer}
+            names = [i.name for i in graph.input if i.name not in weights]
+            (ort,) = list(run_reference(onnx_path, dict(zip(names, inputs))).values())[:1]
             res["ort"] = errors(ref, ort)
             res["ort"]["task"] = model.task(ref, ort)
     except Exception as e:  # the reference is optional
