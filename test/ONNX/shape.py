@@ -154,7 +154,21 @@ s.case("trilu_argmin",
        {"x": tm}, [np.triu(tm, 1), np.tril(tm), tm.argmin(-1)[..., None]],
        show=["tosa.select", "tosa.negate", "tosa.argmax"])
 
+# Pad modes edge and reflect: slices (tiled or reversed) concatenated.
+# CHECK-LABEL: // CASE pad_modes
+# CHECK: tosa.reverse
+# CHECK: tosa.concat
+xp = rand(2, 3, 4, 5, seed=7)
+s.case("pad_modes",
+       model([node("Pad", ["x", "p"], ["r"], mode="reflect"),
+              node("Pad", ["x", "p"], ["e"], mode="edge")],
+             {"x": xp}, ["r", "e"], {"p": i64(0, 0, 2, 1, 0, 0, 1, 3)}),
+       {"x": xp}, [np.pad(xp, ((0, 0), (0, 0), (2, 1), (1, 3)), mode="reflect"),
+                   np.pad(xp, ((0, 0), (0, 0), (2, 1), (1, 3)), mode="edge")],
+       show=["tosa.reverse", "tosa.concat"])
+
 s.run()
+# CHECK-DAG: pad_modes: f32 OK
 # CHECK-DAG: trilu_argmin: f32 OK
 # CHECK-DAG: integers: f32 OK
 # CHECK-DAG: shape_subgraph: f32 OK
@@ -165,4 +179,4 @@ s.run()
 # CHECK-DAG: gathers: f32 OK
 # CHECK-DAG: split_expand_tile_pad: f32 OK
 # CHECK-DAG: dynamic_batch: f32 OK
-# CHECK: ONNX-SUITE 10 runs, 0 failed
+# CHECK: ONNX-SUITE 11 runs, 0 failed

@@ -152,8 +152,24 @@ def _conv(em, node, inputs):
 def _conv_transpose(em, node, inputs):
     x, w = inputs[0], inputs[1]
     b = opt_input(inputs, 2)
+    if x.rank == 3:
+        # 1-D: 2-D with a unit height.
+        node.attrs = dict(node.attrs)
+        for key, fill in (("kernel_shape", 1), ("strides", 1), ("dilations", 1),
+                          ("output_padding", 0)):
+            if key in node.attrs:
+                node.attrs[key] = [fill] + list(node.attrs[key])
+        if "pads" in node.attrs:
+            p = list(node.attrs["pads"])
+            node.attrs["pads"] = [0, p[0], 0, p[1]]
+        if "output_shape" in node.attrs:
+            node.attrs["output_shape"] = [1] + list(node.attrs["output_shape"])[-1:]
+        x4 = reshape(em, x, (x.shape[0], x.shape[1], 1, x.shape[2]))
+        w4 = reshape(em, w, (w.shape[0], w.shape[1], 1, w.shape[2]))
+        y = _conv_transpose(em, node, [x4, w4] + ([b] if b is not None else []))
+        return reshape(em, y, (y.shape[0], y.shape[1], y.shape[3]))
     if x.rank != 4:
-        raise NodeError("only 2-D ConvTranspose is supported")
+        raise NodeError("only 1-D and 2-D ConvTranspose is supported")
     kernel = list(node.attr("kernel_shape", list(w.shape[2:])))
     strides = list(node.attr("strides", [1, 1]))
     dilations = list(node.attr("dilations", [1, 1]))
@@ -569,11 +585,15 @@ def _argmax(em, node, inputs):
         x = em.op("tosa.negate", [x, zp, zp], [em.new(x.shape, x.dtype)])
     axis = norm_axis(node.attr("axis", 0), x.rank)
     keep = node.attr("keepdims", 1)
-    if node.attr("select_last_index", 0):
-        raise NodeError("select_last_index=1 is not supported")
+    last = node.attr("select_last_index", 0)
+    if last:
+        # The last extremum is the first one of the reversed axis.
+        x = em.op("tosa.reverse", [x], [em.new(x.shape, x.dtype)], "axis = %d : i32" % axis)
     shape = [d for i, d in enumerate(x.shape) if i != axis]
     # i32: runtime integers are i32 (an int64 graph output is widened on return).
     y = em.op("tosa.argmax", [x], [em.new(shape, np.int32)], "axis = %d : i32" % axis)
+    if last:
+        y = sub(em, Value.constant(np.full([1] * len(shape), x.shape[axis] - 1, np.int32)), y)
     if keep:
         y = reshape(em, y, x.shape[:axis] + (1,) + x.shape[axis + 1:])
     return y

@@ -181,8 +181,8 @@ def _tile(em, node, inputs):
 def _pad(em, node, inputs):
     x = inputs[0]
     mode = node.attr("mode", "constant")
-    if mode != "constant":
-        raise NodeError("mode=%s is not supported (only constant)" % mode)
+    if mode not in ("constant", "reflect", "edge"):
+        raise NodeError("mode=%s is not supported" % mode)
     if node.opset < 11:
         pads = node.attr("pads")
         value = node.attr("value", 0.0)
@@ -204,7 +204,40 @@ def _pad(em, node, inputs):
         sizes = [d - max(0, -b) - max(0, -e) for d, (b, e) in zip(x.shape, per)]
         x = extract_slice(em, x, offsets, sizes)
         per = [(max(0, b), max(0, e)) for b, e in per]
-    return pad(em, x, per, value)
+    if mode == "constant":
+        return pad(em, x, per, value)
+    # edge / reflect: each padded axis is a concatenation of slices of the
+    # input (reversed for reflect).
+    for axis, (b, e) in enumerate(per):
+        if not b and not e:
+            continue
+        n = x.shape[axis]
+        if mode == "reflect" and (b >= n or e >= n):
+            raise NodeError("reflect pads of %d, %d need an axis longer than %d" % (b, e, n))
+
+        def piece(start, size):
+            offsets = [0] * x.rank
+            offsets[axis] = start
+            sizes = list(x.shape)
+            sizes[axis] = size
+            return extract_slice(em, x, offsets, sizes)
+
+        parts = []
+        if b:
+            if mode == "edge":
+                parts.append(tile(em, piece(0, 1), [b if i == axis else 1
+                                                     for i in range(x.rank)]))
+            else:
+                parts.append(reverse(em, piece(1, b), axis))
+        parts.append(x)
+        if e:
+            if mode == "edge":
+                parts.append(tile(em, piece(n - 1, 1), [e if i == axis else 1
+                                                         for i in range(x.rank)]))
+            else:
+                parts.append(reverse(em, piece(n - 1 - e, e), axis))
+        x = concat(em, parts, axis)
+    return x
 
 
 @converter("Trilu")
