@@ -325,7 +325,7 @@ def bench_model(model, variants, workdir, log):
                 wbytes = flops.float_constant_bytes(ops, elem_bytes=2)
             start = time.time()
             (out,) = runner.run(path, inputs, opt=model.opt)
-            entry = {"task": model.task(out, ref), **errors(out, ref),
+            entry = {"task": model.task(out, ref), **errors(out, ref), "run_method": runner.method(),
                      "low_flops": low_flops / total_flops if total_flops else 0.0,
                      "casts": n_casts, "weight_bytes": wbytes, "convert_s": secs}
             if report is not None:
@@ -474,14 +474,30 @@ def plot(results, path):
     fig.savefig(path, dpi=110)
 
 
+def runners(results):
+    """Which runner ran which programs, e.g. 'amp-run for all 60 programs'."""
+    used = {}
+    for r in results:
+        if "error" in r:
+            continue
+        runs = [("%s f32" % r["model"], r.get("run_method"))]
+        runs += [("%s %s" % (r["model"], v), e.get("run_method"))
+                 for v, e in r["variants"].items() if v != "f32" and "run_method" in e]
+        for name, m in runs:
+            used.setdefault(m, []).append(name)
+    if len(used) == 1:
+        (m, names), = used.items()
+        return "%s for all %d programs" % (m, len(names))
+    return "; ".join("%s for %s" % (m, ", ".join(names)) for m, names in sorted(used.items()))
+
+
 def write_docs(results, md_path, png_path, elapsed):
     with open(os.path.join(HERE, "Accuracy.md.in")) as f:
         template = f.read()
     text = (template.replace("@TABLE@", table(results))
             .replace("@REFERENCE@", reference_table(results))
             .replace("@CHECKS@", checks(results))
-            .replace("@RUNNER@", ", ".join(sorted({r.get("run_method", "?") for r in results
-                                                     if "error" not in r})))
+            .replace("@RUNNER@", runners(results))
             .replace("@ELAPSED@", "%.0f" % (elapsed / 60.0)))
     with open(md_path, "w") as f:
         f.write(text)
