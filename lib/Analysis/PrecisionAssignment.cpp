@@ -718,13 +718,22 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
 
   // The target (none: the CPU, which computes everything).
-  Attribute target;
-  if (d.category != Policy::Never && (target = getEnclosingTarget(op)) &&
+  Attribute target = getEnclosingTarget(op);
+  if (!target)
+    target = options->defaultTarget;
+  if (d.category != Policy::Never && target &&
       !canComputeIn(op, d.lowType, target)) {
     d.category = Policy::Never;
     d.source = "target";
-    d.reason = "the target cannot compute this op in ";
-    llvm::raw_string_ostream(d.reason) << d.lowType;
+    llvm::raw_string_ostream os(d.reason);
+    d.reason.clear();
+    // Storage-only: values may still be stored low around the op (data
+    // movement follows them), and the op computes on widened values.
+    if (targetSupports(target, TargetOpKind::Storage, d.lowType))
+      os << "storage-only: the target stores " << d.lowType
+         << " but cannot compute this op in it";
+    else
+      os << "the target can neither store nor compute " << d.lowType;
     fromModel = false;
   }
 

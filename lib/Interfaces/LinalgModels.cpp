@@ -408,7 +408,12 @@ struct StructuredOpModel
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     BodySummary s = summarizeBody(linalgOp, type);
-    TargetOpKind kind = s.isContraction ? TargetOpKind::Contraction
+    // A body that only yields its arguments moves data (transpose,
+    // broadcast, copy).
+    bool movesOnly =
+        llvm::hasSingleElement(linalgOp.getBlock()->getOperations());
+    TargetOpKind kind = movesOnly ? TargetOpKind::Storage
+                        : s.isContraction ? TargetOpKind::Contraction
                         : s.bodyCategory.category == Policy::Follow &&
                                 !s.accumulation
                             ? TargetOpKind::Arithmetic

@@ -15,7 +15,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -121,6 +124,31 @@ LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
                              << placement
                              << "'; expected optimal, greedy or naive";
   options.placement = *place;
+  if (!target.empty() && target != "cpu") {
+    // The targets amp-lower-to-spirv and amp-lower-to-nvvm produce.
+    std::string text;
+    StringRef chip = target;
+    unsigned sm = 0;
+    if (target == "vulkan")
+      text = "#spirv.target_env<#spirv.vce<v1.3, [Shader, Float16, "
+             "StorageBuffer16BitAccess], [SPV_KHR_16bit_storage]>, "
+             "#spirv.resource_limits<>>";
+    else if (target == "vulkan-storage16")
+      text = "#spirv.target_env<#spirv.vce<v1.3, [Shader, "
+             "StorageBuffer16BitAccess], [SPV_KHR_16bit_storage]>, "
+             "#spirv.resource_limits<>>";
+    else if (chip.consume_front("sm_") && !chip.getAsInteger(10, sm) &&
+             sm >= 20)
+      text = "#nvvm.target<chip = \"" + target + "\">";
+    else
+      return root->emitError()
+             << "mixed-precision: unsupported target '" << target
+             << "'; expected cpu, vulkan, vulkan-storage16 or sm_<N>";
+    options.defaultTarget = parseAttribute(text, ctx);
+    if (!options.defaultTarget)
+      return root->emitError() << "mixed-precision: cannot build target '"
+                               << target << "'";
+  }
   options.bruteForceLimit = std::min<unsigned>(checkOptimality, 20);
   options.keepIOTypes = keepIOTypes;
   if (!keepIOTypes && isa<FunctionOpInterface>(root))

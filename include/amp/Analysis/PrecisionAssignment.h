@@ -48,6 +48,9 @@ struct AssignmentOptions {
   MissingOpMode missingOp = MissingOpMode::Never;
   const PolicyTable *policy = nullptr;
   Placement placement = Placement::Optimal;
+  /// The target of ops with no target attribute around them (null: the
+  /// CPU, which computes everything).
+  Attribute defaultTarget;
   /// For tests: with the optimal placement, also try every labelling of
   /// placements with at most this many free choices and report both costs
   /// as a remark on the root (0: off).

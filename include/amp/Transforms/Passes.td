@@ -86,6 +86,13 @@ def MixedPrecision : Pass<"mixed-precision"> {
            "For tests: with placement=optimal, also try every labelling of "
            "functions with at most this many free choices and report both "
            "costs in a remark">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The target, for ops with no target attribute around them: cpu "
+           "(everything computes low), vulkan (Float16 and 16-bit storage, "
+           "as on Mesa's lavapipe), vulkan-storage16 (16-bit storage without "
+           "Float16) or sm_<N> (NVIDIA). Ops the target cannot compute low "
+           "stay f32, storage-only where the target can still store the low "
+           "type">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each op's decision and its reason">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
@@ -106,6 +113,8 @@ def MixedPrecision : Pass<"mixed-precision"> {
                            "::mlir::complex::ComplexDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::spirv::SPIRVDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
@@ -240,6 +249,42 @@ def EmulateBF16Storage : Pass<"amp-emulate-bf16-storage", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
+  let summary = "Split outermost scf.parallel loops into workgroups of "
+                "invocations";
+  let description = [{
+    Tiles every outermost `scf.parallel` loop with static trip counts so that
+    `gpu-map-parallel-loops` maps the outer loop to the grid and the inner
+    one to the invocations of a workgroup (GPU threads). Tile sizes are
+    chosen per loop, from the innermost dimension outwards: each dimension
+    gets the largest divisor of its trip count that keeps the product of
+    the sizes at most `workgroup-size`, so that tiles are full and no
+    invocation is idle (a prime trip count larger than the budget gets a
+    tile of 1). Loops that are already nested in a parallel loop, or whose
+    bounds or steps are not constant, are left alone.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c1) { ... }
+    ```
+    After (`workgroup-size=64`):
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c64) {
+      scf.parallel (%ii, %jj) = (%c0, %c0) to (%c1, %c64) step (%c1, %c1) {
+        ... (guarded by %j + %jj < 128, always true here)
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"64",
+           "Most invocations per workgroup (1 leaves the loops alone)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // AMP_TRANSFORMS_PASSES_TD
