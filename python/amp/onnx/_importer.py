@@ -56,6 +56,10 @@ _RUNTIME_DTYPES = {np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32
                    np.dtype(np.bool_)}
 
 
+# TOSA's MAX_RANK (its validation in the lowering rejects higher ranks).
+_MAX_RANK = 6
+
+
 class Node:
     """What a converter sees of an ONNX node."""
 
@@ -286,6 +290,9 @@ def import_graph(model, shapes=None, func_name="main"):
                 raise OnnxImportError(
                     "%s: computes %s values at run time; amp runs float32/float16 with "
                     "int32/bool integers" % (where, v.dtype.name))
+            if v is not None and not v.is_const and v.rank > _MAX_RANK:
+                raise OnnxImportError("%s: computes a rank-%d tensor; TOSA's limit is %d"
+                                      % (where, v.rank, _MAX_RANK))
         if len(outputs) < len([o for o in proto.output if o]):
             raise OnnxImportError("%s: produces %d outputs, the model uses %d"
                                   % (where, len(outputs), len(proto.output)))

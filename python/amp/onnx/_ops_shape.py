@@ -248,3 +248,58 @@ def _trilu(em, node, inputs):
     mask = Value.constant(_fold.trilu_mask(node, x.shape, arrays))
     zero = Value.constant(np.zeros([1] * x.rank, x.dtype))
     return tosa_elementwise(em, "tosa.select", [mask, x, zero], x.dtype)
+
+
+@converter("GatherElements")
+def _gather_elements(em, node, inputs):
+    """out[..., j, ...] = data[..., idx[..., j, ...], ...] along axis: a
+    linalg.generic over the indices that extracts from the data."""
+    from ._ir import element_type
+    data, idx = inputs
+    axis = norm_axis(node.attr("axis", 0), data.rank)
+    if idx.rank != data.rank:
+        raise NodeError("indices of rank %d for data of rank %d" % (idx.rank, data.rank))
+    k = data.shape[axis]
+    if idx.is_const:
+        ind = idx.const.astype(np.int64)
+        if np.any(ind < -k) or np.any(ind >= k):
+            raise NodeError("index out of range for axis %d of size %d" % (axis, k))
+        idx = Value.constant(np.where(ind < 0, ind + k, ind).astype(np.int32))
+    else:
+        idx = cast(em, idx, np.int32)
+    rank = data.rank
+    src = em.use(data)
+    ind = em.use(idx)
+    out = em.new(idx.shape, data.dtype)
+    empty = em.fresh()
+    em.emit("%s = tensor.empty() : %s" % (empty, out.type))
+    dims = ", ".join("d%d" % i for i in range(rank))
+    idmap = "affine_map<(%s) -> (%s)>" % (dims, dims)
+    a_i, a_o = em.fresh(), em.fresh()
+    em.emit("%s = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+            "ins(%s : %s) outs(%s : %s) {" % (out.name, idmap, idmap,
+                                               ", ".join(['"parallel"'] * rank), ind, idx.type,
+                                               empty, out.type), loc=False)
+    em.lines.append("    ^bb0(%s: i32, %s: %s):" % (a_i, a_o, element_type(data.dtype)))
+    coords = []
+    for d in range(rank):
+        c = em.fresh()
+        if d == axis:
+            # Negative indices count from the end.
+            kk, neg, wrapped, sel = em.fresh(), em.fresh(), em.fresh(), em.fresh()
+            zero = em.fresh()
+            em.lines.append("      %s = arith.constant %d : i32" % (kk, k))
+            em.lines.append("      %s = arith.constant 0 : i32" % zero)
+            em.lines.append("      %s = arith.cmpi slt, %s, %s : i32" % (neg, a_i, zero))
+            em.lines.append("      %s = arith.addi %s, %s : i32" % (wrapped, a_i, kk))
+            em.lines.append("      %s = arith.select %s, %s, %s : i32" % (sel, neg, wrapped, a_i))
+            em.lines.append("      %s = arith.index_cast %s : i32 to index" % (c, sel))
+        else:
+            em.lines.append("      %s = linalg.index %d : index" % (c, d))
+        coords.append(c)
+    v = em.fresh()
+    em.lines.append("      %s = tensor.extract %s[%s] : %s" % (v, src, ", ".join(coords),
+                                                              data.type))
+    em.lines.append("      linalg.yield %s : %s" % (v, element_type(data.dtype)))
+    em.lines.append("    } -> %s %s" % (out.type, em.loc))
+    return out
