@@ -561,7 +561,9 @@ def main():
                 print("%s %s: max_abs=%.3g %s low_flops=%s same=%s" % (
                     r["model"], v, e["max_abs"], e["task"]["summary"],
                     _fmt(e["low_flops"], pct=True), e["task"]["same"]))
-    if not args.no_docs:
+    if all("error" in r for r in results):
+        log("no model ran: %s and %s left as they are" % (args.markdown, args.plot))
+    elif not args.no_docs:
         write_docs(results, args.markdown, args.plot, time.time() - start)
         log("wrote %s and %s" % (args.markdown, args.plot))
     failed = [r for r in results if "error" in r or any("error" in e for e in r["variants"].values())]
