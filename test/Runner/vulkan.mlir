@@ -2,7 +2,8 @@
 // lavapipe on CPU-only machines) runs the programs of the CPU tests in f32
 // and after mixed-precision, and its results are compared with the f32
 // results of the CPU backend on the same inputs, within the bounds derived
-// in cpu-matmul.mlir and cpu-softmax.mlir.
+// in cpu-elementwise.mlir, cpu-matmul.mlir, cpu-softmax.mlir and
+// cpu-transformer.mlir.
 //
 // REQUIRES: vulkan
 // RUN: rm -rf %t && mkdir -p %t
@@ -14,6 +15,15 @@
 // RUN: amp-run %S/cpu-elementwise.mlir --entry=chain --backend=vulkan --input=%t/chain/arg0.npy,%t/chain/arg1.npy --compare=%t/chain.npy --rtol=0 --atol=1e-6 | FileCheck %s --check-prefix=OK
 // RUN: amp-run %S/cpu-softmax.mlir --entry=softmax --seed=3 --save-inputs=%t/sm --output=%t/sm.npy
 // RUN: amp-run %S/cpu-softmax.mlir --entry=softmax --backend=vulkan --input=%t/sm/arg0.npy --compare=%t/sm.npy --rtol=1e-5 --atol=0 | FileCheck %s --check-prefix=OK
+//
+// Elementwise chain (bounds: cpu-elementwise.mlir, atol = 12u).
+// DEFINE: %{chain} = --entry=chain --input=%t/chain/arg0.npy,%t/chain/arg1.npy
+// RUN: amp-opt %S/cpu-elementwise.mlir -p 'builtin.module(mixed-precision{precision=f16})' -o %t/chain-f16.mlir
+// RUN: amp-run %t/chain-f16.mlir %{chain} --backend=vulkan --compare=%t/chain.npy --rtol=0 --atol=5.9e-3 | FileCheck %s --check-prefix=OK
+// RUN: amp-opt %S/cpu-elementwise.mlir -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/chain-bf16.mlir
+// RUN: amp-run %t/chain-bf16.mlir %{chain} --backend=vulkan --compare=%t/chain.npy --rtol=0 --atol=4.7e-2 | FileCheck %s --check-prefix=OK
+// RUN: not amp-run %t/chain-f16.mlir %{chain} --backend=vulkan --compare=%t/chain.npy --rtol=0 --atol=1.2e-4 2>&1 | FileCheck %s --check-prefix=LOW
+// RUN: not amp-run %t/chain-bf16.mlir %{chain} --backend=vulkan --compare=%t/chain.npy --rtol=0 --atol=1e-3 2>&1 | FileCheck %s --check-prefix=LOW
 //
 // Matmul (bounds: cpu-matmul.mlir, atol = 24u).
 // DEFINE: %{mm} = --entry=matmul --input=%t/mm/arg0.npy,%t/mm/arg1.npy
@@ -34,6 +44,20 @@
 // RUN: amp-opt %S/cpu-softmax.mlir -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/att-bf16.mlir
 // RUN: amp-run %t/att-bf16.mlir %{att} --backend=vulkan --compare=%t/att.npy --rtol=1.25e-1 --atol=0 | FileCheck %s --check-prefix=OK
 // RUN: not amp-run %t/att-f16.mlir %{att} --backend=vulkan --compare=%t/att.npy --rtol=2.4e-4 --atol=0 2>&1 | FileCheck %s --check-prefix=LOW
+//
+// Transformer block (bounds: cpu-transformer.mlir, atol = 8u M); amp-run
+// compiles only @compute, not the f32 driver in the same file.
+// DEFINE: %{block} = %S/../Integration/mp-transformer.mlir
+// RUN: amp-run %{block} --entry=compute --seed=7 --save-inputs=%t/in > /dev/null
+// RUN: %python %S/Inputs/transformer_inputs.py %t/in
+// DEFINE: %{inputs} = --entry=compute --input=%t/in/arg0.npy,%t/in/arg1.npy,%t/in/arg2.npy,%t/in/arg3.npy,%t/in/arg4.npy,%t/in/arg5.npy,%t/in/arg6.npy,%t/in/arg7.npy,%t/in/arg8.npy,%t/in/arg9.npy,%t/in/arg10.npy,%t/in/arg11.npy
+// RUN: amp-run %{block} %{inputs} --output=%t/block.npy
+// RUN: amp-run %{block} %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=1e-6 | FileCheck %s --check-prefix=OK
+// RUN: amp-opt %{block} -p 'builtin.module(mixed-precision{precision=f16})' -o %t/block-f16.mlir
+// RUN: amp-run %t/block-f16.mlir %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=5.9e-3 | FileCheck %s --check-prefix=OK
+// RUN: amp-opt %{block} -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/block-bf16.mlir
+// RUN: amp-run %t/block-bf16.mlir %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=4.7e-2 | FileCheck %s --check-prefix=OK
+// RUN: not amp-run %t/block-bf16.mlir %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=6e-4 2>&1 | FileCheck %s --check-prefix=LOW
 //
 // OK: compare result 0 ({{.*}}) with '{{.*}}.npy': max_abs_err={{.*}} out_of_tolerance=0/{{[0-9]+}} {{.*}} OK
 // LOW: out_of_tolerance={{[1-9][0-9]*}}/{{[0-9]+}} {{.*}} FAIL

@@ -17,9 +17,10 @@ namespace mlir {
 namespace amp {
 namespace runtime {
 
-/// Makes `entry` public and marks its tensor arguments
-/// `bufferization.writable = false`: bufferization then never writes into
-/// the caller's buffers.
+/// Keeps only `entry` and the functions it reaches (a test driver in the
+/// same file is neither lowered nor compiled), makes `entry` public and
+/// marks its tensor arguments `bufferization.writable = false`:
+/// bufferization then never writes into the caller's buffers.
 void prepareEntry(ModuleOp module, StringRef entry);
 
 /// Runs `pipeline` (pass text as inside builtin.module(...)) on `module`;
