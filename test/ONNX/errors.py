@@ -42,8 +42,8 @@ attempt(model([node("Relu", ["x"], ["y"], frobnicate=1)], {"x": x}, ["y"]))
 attempt(model([node("Resize", ["x", "", "s"], ["y"], mode="cubic")], {"x": x}, ["y"],
               {"s": np.array([1, 1, 2, 2], np.float32)}))
 
-# CHECK: amp.onnx: node 'y' (Pad): mode=reflect is not supported (only constant)
-attempt(model([node("Pad", ["x", "p"], ["y"], mode="reflect")], {"x": x}, ["y"],
+# CHECK: amp.onnx: node 'y' (Pad): mode=wrap is not supported
+attempt(model([node("Pad", ["x", "p"], ["y"], mode="wrap")], {"x": x}, ["y"],
               {"p": np.zeros(8, np.int64)}))
 
 # A runtime value where the importer needs a constant.

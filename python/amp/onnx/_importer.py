@@ -13,8 +13,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from . import _ir
-from ._ir import Value, tensor_type, dense_attr_parts, location
+from ._ir import Value, dense_attr_parts, location
 
 
 class OnnxImportError(Exception):

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _fold
 from ._importer import NodeError, onnx_dtype
-from ._ir import Value, float_attr, i64_array, i32_array, tensor_type, element_type
+from ._ir import Value, float_attr, i32_array, element_type
 
 CONVERTERS = {}
 

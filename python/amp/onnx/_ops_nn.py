@@ -5,9 +5,9 @@ import numpy as np
 
 from ._importer import NodeError
 from ._ir import Value, i64_array, element_type
-from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, cast,
-                   concat, extract_slice, pad, tile, to_rank, tosa_elementwise, add, sub, mul,
-                   divide, sqrt, reduce, mean, clamp, scalar, is_float, broadcast_to)
+from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, concat,
+                   extract_slice, pad, add, sub, mul, divide, sqrt, reduce, mean, clamp, scalar,
+                   is_float, broadcast_to)
 
 NCHW_TO_NHWC = [0, 2, 3, 1]
 NHWC_TO_NCHW = [0, 3, 1, 2]

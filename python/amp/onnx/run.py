@@ -17,7 +17,7 @@ import tempfile
 
 import numpy as np
 
-from ._ir import dense_attr, tensor_type
+from ._ir import dense_attr
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 LLVM_LIB = "/usr/lib/llvm-22/lib"
