@@ -53,6 +53,28 @@ b = rand(5, 2, seed=10)
 s.case("gemm_transA", model([node("Gemm", ["a", "b"], ["y"], transA=1)], {"a": a, "b": b}, ["y"]),
        {"a": a, "b": b}, [a.T @ b], show=["tosa.transpose"])
 
+# Einsum: operands transposed to [batch, free, contracted], one batched
+# tosa.matmul, the result transposed to the output order; indices of one
+# operand only are summed first.
+# CHECK-LABEL: // CASE einsum
+# CHECK: tosa.matmul {{.*}} : (tensor<6x4x5xf32>, tensor<6x5x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6x4x3xf32>
+q, k = rand(2, 3, 4, 5, seed=20), rand(2, 3, 3, 5, seed=21)
+a, b = rand(3, 4, 6, seed=22), rand(6, 2, seed=23)
+v1, v2, m = rand(7, seed=24), rand(7, seed=25), rand(3, 5, seed=26)
+eqs = [("bhid,bhjd->bhij", [q, k]), ("bij,jk->bik", [a, b]), ("ij->ji", [m]), ("ij->i", [m]),
+       ("i,i", [v1, v2]), ("bij,bkj->bk", [a, rand(3, 2, 6, seed=27)])]
+feeds = {}
+nodes = []
+for n, (eq, ops) in enumerate(eqs):
+    names = []
+    for j, o in enumerate(ops):
+        feeds["e%d_%d" % (n, j)] = o
+        names.append("e%d_%d" % (n, j))
+    nodes.append(node("Einsum", names, ["y%d" % n], equation=eq))
+s.case("einsum", model(nodes, feeds, ["y%d" % n for n in range(len(eqs))], opset=12),
+       feeds, [np.einsum(eq, *ops).astype(np.float32)
+               for eq, ops in eqs], show=["tosa.matmul"])
+
 
 def softmax(x, axis):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
@@ -142,6 +164,7 @@ s.run()
 # CHECK-DAG: matmul_vector: f32 OK
 # CHECK-DAG: gemm: f32 OK
 # CHECK-DAG: gemm_transA: f32 OK
+# CHECK-DAG: einsum: f32 OK
 # CHECK-DAG: softmax13: f32 OK
 # CHECK-DAG: softmax11: f32 OK
 # CHECK-DAG: log_softmax: f32 OK
@@ -149,4 +172,4 @@ s.run()
 # CHECK-DAG: global_pools: f32 OK
 # CHECK-DAG: layer_norm: f32 OK
 # CHECK-DAG: layer_norm_decomposed: f32 OK
-# CHECK: ONNX-SUITE 36 runs, 0 failed
+# CHECK: ONNX-SUITE 39 runs, 0 failed

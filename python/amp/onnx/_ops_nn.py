@@ -857,3 +857,63 @@ def _gru(em, node, inputs):
         y = transpose(em, y, [2, 0, 1, 3])
         y_h = transpose(em, y_h, [1, 0, 2])
     return [y, y_h]
+
+
+@converter("Einsum")
+def _einsum(em, node, inputs):
+    """One- and two-operand einsums without repeated indices within an
+    operand or ellipses: transposes, reductions and one batched matmul."""
+    eq = node.attr("equation").replace(" ", "")
+    if "..." in eq:
+        raise NodeError("ellipsis in equation '%s' is not supported" % eq)
+    lhs, arrow, out = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(inputs) or len(terms) not in (1, 2):
+        raise NodeError("equation '%s' with %d operands is not supported" % (eq, len(inputs)))
+    if not arrow:  # implicit output: indices seen once, sorted
+        counts = {c: lhs.count(c) for c in lhs if c != ","}
+        out = "".join(sorted(c for c, n in counts.items() if n == 1))
+    for t in terms + [out]:
+        if len(set(t)) != len(t):
+            raise NodeError("repeated index in '%s' (diagonals) is not supported" % t)
+    for t, v in zip(terms, inputs):
+        if len(t) != v.rank:
+            raise NodeError("term '%s' does not match an operand of rank %d" % (t, v.rank))
+    if not is_float(inputs[0]):
+        raise NodeError("integer Einsum is not supported")
+
+    def sum_away(v, term, keep):
+        """Sums the indices of v not in keep; returns (v, remaining term)."""
+        axes = [i for i, c in enumerate(term) if c not in keep]
+        if not axes:
+            return v, term
+        v = reduce(em, "tosa.reduce_sum", v, axes)
+        rest = [i for i in range(len(term)) if i not in axes]
+        v = reshape(em, v, [v.shape[i] for i in rest])
+        return v, "".join(term[i] for i in rest)
+
+    if len(terms) == 1:
+        v, t = sum_away(inputs[0], terms[0], set(out))
+        return transpose(em, v, [t.index(c) for c in out])
+    (a, ta), (b, tb) = zip(inputs, terms)
+    a, ta = sum_away(a, ta, set(tb) | set(out))
+    b, tb = sum_away(b, tb, set(ta) | set(out))
+    dim = {}
+    for t, v in ((ta, a), (tb, b)):
+        for c, d in zip(t, v.shape):
+            if dim.setdefault(c, d) != d:
+                raise NodeError("index '%s' has sizes %d and %d" % (c, dim[c], d))
+    batch = [c for c in ta if c in tb and c in out]
+    contract = [c for c in ta if c in tb and c not in out]
+    free_a = [c for c in ta if c not in tb]
+    free_b = [c for c in tb if c not in ta]
+    size = lambda cs: int(np.prod([dim[c] for c in cs], dtype=np.int64))  # noqa: E731
+    a3 = reshape(em, transpose(em, a, [ta.index(c) for c in batch + free_a + contract]),
+                 (size(batch), size(free_a), size(contract)))
+    b3 = reshape(em, transpose(em, b, [tb.index(c) for c in batch + contract + free_b]),
+                 (size(batch), size(contract), size(free_b)))
+    y = em.op("tosa.matmul", [a3, b3, em.zero_point(a.dtype), em.zero_point(b.dtype)],
+              [em.new((size(batch), size(free_a), size(free_b)), a.dtype)])
+    order = batch + free_a + free_b
+    y = reshape(em, y, [dim[c] for c in order])
+    return transpose(em, y, [order.index(c) for c in out])

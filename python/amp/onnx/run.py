@@ -228,7 +228,10 @@ def run_many(cases, precision=None, options="", keep=None):
 
 
 def _check(cmd, what):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise RunError("cannot run %s (%s): %s" % (what, cmd[0], e)) from None
     if p.returncode != 0:
         raise RunError("%s failed (exit %d):\n%s" % (what, p.returncode, p.stderr[-4000:]))
     return p.stdout
