@@ -71,8 +71,12 @@ static void buildGPUKernels(OpPassManager &pm) {
   bufferize(pm);
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createConvertLinalgToParallelLoopsPass());
+  // Workgroups (blocks) of up to 64 invocations (threads) each.
+  func.addPass(amp::createTileParallelLoopsForGPU());
   func.addPass(createGpuMapParallelLoopsPass());
   func.addPass(createConvertParallelLoopToGpuPass());
+  // Folds the launch sizes to constants (the kernels' known block sizes).
+  func.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
   // Constants and index arithmetic the kernels use are recomputed inside
   // them instead of being passed as arguments (Vulkan kernels take buffers

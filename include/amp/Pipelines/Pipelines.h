@@ -51,9 +51,10 @@ LogicalResult verifyLowerToNVVMOptions(
 void buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                  const LowerToNVVMOptions &options);
 
-/// Vulkan / SPIR-V: the kernels above on buffers, mapped to workgroups,
-/// outlined, given a SPIR-V target environment with f16 arithmetic and
-/// 16-bit storage, and converted to spirv.module ops (serialise them with
+/// Vulkan / SPIR-V: the kernels above on buffers, mapped to workgroups of
+/// up to 64 invocations, outlined, bf16 kept as i16 and computed in f32,
+/// given a SPIR-V target environment with f16 arithmetic and 16-bit storage,
+/// and converted to spirv.module ops (serialise them with
 /// `mlir-translate --serialize-spirv`).
 void buildAmpLowerToSPIRVPipeline(OpPassManager &pm);
 
