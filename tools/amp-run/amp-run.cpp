@@ -174,7 +174,6 @@ int main(int argc, char **argv) {
   amp::registerAmpPasses();
   amp::registerAmpPipelines();
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
 
   // Parse errors are printed with their location by the handler.
   llvm::SourceMgr sourceMgr;
