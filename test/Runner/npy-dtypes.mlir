@@ -28,6 +28,9 @@
 // SUMMARY: result 7: bf16 [-5]
 // SUMMARY: result 8: i64 [42]
 //
+// bf16 words read from '<i2' as from '<u2':
+// RUN: amp-run %s --entry=twice --input=%t/arg0.npy,%t/arg1_i2.npy,%t/arg2.npy,%t/arg3.npy,%t/arg4.npy,%t/arg5.npy,%t/arg6.npy,%t/arg7.npy,%t/arg8.npy | FileCheck %s --check-prefix=SUMMARY
+//
 // Seeded inputs saved with --save-inputs read back to the same results.
 // RUN: amp-run %s --entry=twice --seed=5 --save-inputs=%t/seeded > %t/seeded.txt
 // RUN: amp-run %s --entry=twice --input=%t/seeded/arg0.npy,%t/seeded/arg1.npy,%t/seeded/arg2.npy,%t/seeded/arg3.npy,%t/seeded/arg4.npy,%t/seeded/arg5.npy,%t/seeded/arg6.npy,%t/seeded/arg7.npy,%t/seeded/arg8.npy > %t/reread.txt

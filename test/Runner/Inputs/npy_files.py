@@ -4,7 +4,8 @@
   npy_files.py write DIR   the inputs of @twice: the same six values, exact
                            in every dtype, as f16, bf16 words ('<u2'), f32,
                            f64, i32, i64 arrays of shape (2, 3), f16 and
-                           bf16 scalars (shape ()), and an f32 array of
+                           bf16 scalars (shape ()), an index scalar, the
+                           bf16 array again as '<i2', and an f32 array of
                            shape (4, 3) for @dynamic.
   npy_files.py check DIR   prints the dtype, shape and values of each
                            outK.npy amp-run wrote, bf16 words decoded.
@@ -32,6 +33,8 @@ def write(directory):
               np.array(41, "<i8")]
     for k, array in enumerate(arrays):
         np.save(os.path.join(directory, "arg%d.npy" % k), array)
+    # bf16 words may also come as signed 16-bit integers.
+    np.save(os.path.join(directory, "arg1_i2.npy"), arrays[1].astype("<i2"))
     np.save(os.path.join(directory, "dynamic.npy"),
             np.arange(12, dtype="<f4").reshape(4, 3))
 
