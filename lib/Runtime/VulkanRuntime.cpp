@@ -469,6 +469,16 @@ Module::Module(const void *data, size_t bytes) {
   std::string error;
   if (!parseSPIRV(words, info, error))
     fail(error);
+  // AMP_VULKAN_DUMP_SPIRV=<dir>: keep each loaded binary as
+  // <dir>/module<N>.spv (for spirv-val, spirv-dis).
+  if (const char *dir = std::getenv("AMP_VULKAN_DUMP_SPIRV")) {
+    static int count = 0;
+    std::string path =
+        std::string(dir) + "/module" + std::to_string(count++) + ".spv";
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f || std::fwrite(data, 1, bytes, f) != bytes || std::fclose(f))
+      fail("cannot write " + path);
+  }
 }
 
 Module::~Module() {

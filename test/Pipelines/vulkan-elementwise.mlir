@@ -9,7 +9,8 @@
 // * f16 and bf16 on Vulkan agree with the same conversion run on the CPU to
 //   within one unit in the last place of the low type (lavapipe: exactly),
 //   so the bf16 emulation computes what bf16 computes;
-// * every SPIR-V kernel passes spirv-val.
+// * every SPIR-V binary the runtime loads (AMP_VULKAN_DUMP_SPIRV) and every
+//   spirv.module of amp-lower-to-spirv passes spirv-val.
 //
 // REQUIRES: vulkan, mlir-runner, spirv-val
 // DEFINE: %{run} = mlir-runner -e main -entry-point-result=void -shared-libs=%amp_vulkan_runtime,%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so
@@ -18,20 +19,26 @@
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm)' | %{run} > %t.cpu.txt
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-vulkan)' -o %t.f32.mlir
 // RUN: FileCheck %s --check-prefix=LOWERED < %t.f32.mlir
-// RUN: %{run} %t.f32.mlir > %t.f32.txt
+// RUN: rm -rf %t.spv-f32 && mkdir -p %t.spv-f32
+// RUN: env AMP_VULKAN_DUMP_SPIRV=%t.spv-f32 %{run} %t.f32.mlir > %t.f32.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f32 | FileCheck %s --check-prefix=VALID-BIN
 // f32: lavapipe's tanh differs from the CPU's by an f32 rounding or two.
 // RUN: %{compare} %t.cpu.txt %t.f32.txt --atol 1e-5 --rtol 1e-5 | FileCheck %s --check-prefix=NUM
 //
 // f16 (u = 2^-11): atol and rtol 4e-3 (~8u on results up to ~2), as in
 // test/Integration/elementwise.mlir; min-abs-err shows f16 was used.
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | %{run} > %t.f16.txt
+// RUN: rm -rf %t.spv-f16 && mkdir -p %t.spv-f16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f16 %{run} > %t.f16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.f16.txt --atol 4e-3 --rtol 4e-3 --rel-floor 0.25 --min-abs-err 1e-5 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | %{run} > %t.cpu-f16.txt
 // One f16 ulp at 2 is 2^-9:
 // RUN: %{compare} %t.cpu-f16.txt %t.f16.txt --atol 2e-3 --rtol 1e-3 | FileCheck %s --check-prefix=NUM
 //
 // bf16 (u = 2^-8): atol 3e-2, rtol 4e-2 as on the CPU.
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | %{run} > %t.bf16.txt
+// RUN: rm -rf %t.spv-bf16 && mkdir -p %t.spv-bf16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-bf16 %{run} > %t.bf16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-bf16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.bf16.txt --atol 3e-2 --rtol 4e-2 --rel-floor 0.25 --min-abs-err 1e-4 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-llvm)' | %{run} > %t.cpu-bf16.txt
 // One bf16 ulp at 2 is 2^-6:
@@ -45,6 +52,7 @@
 //
 // NUM: max_abs_err={{.*}} OK
 // VALID: {{[1-9][0-9]*}} SPIR-V modules valid (vulkan1.1)
+// VALID-BIN: {{[1-9][0-9]*}} SPIR-V binaries valid (vulkan1.1)
 //
 // The runnable result: kernels serialised into gpu.binary ops, a host in the
 // LLVM dialect that launches them.

@@ -1,6 +1,7 @@
 // Runs linalg.matmul 64x128 * 128x64 through amp-lower-to-vulkan and amp's
 // Vulkan runtime, as written and after mixed-precision to f16 and bf16
-// (accumulating in f32), and checks the results against f32.
+// (accumulating in f32), and checks the results against f32. Every SPIR-V
+// binary the runtime loads passes spirv-val.
 //
 // The inputs, in [-1.1, 1.1), are not exact in f16 or bf16: each is
 // rounded once (relative error <= u; f16: u = 2^-11 = 4.9e-4, bf16:
@@ -22,15 +23,21 @@
 // DEFINE: %{bf16-tol} = --atol 7e-2 --rtol 3e-2 --rel-floor 0.25 --min-abs-err 1e-3
 //
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm)' | %{run} > %t.cpu.txt
-// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-vulkan)' | %{run} > %t.f32.txt
+// RUN: rm -rf %t.spv-f32 && mkdir -p %t.spv-f32
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f32 %{run} > %t.f32.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f32 | FileCheck %s --check-prefix=VALID-BIN
 // Same products, same summation order: f32 on Vulkan equals the CPU.
 // RUN: %{compare} %t.cpu.txt %t.f32.txt --atol 0 --rtol 0 | FileCheck %s --check-prefix=NUM
 //
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | %{run} > %t.f16.txt
+// RUN: rm -rf %t.spv-f16 && mkdir -p %t.spv-f16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f16 %{run} > %t.f16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.f16.txt %{f16-tol} | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | %{run} > %t.cpu-f16.txt
 // RUN: %{compare} %t.cpu-f16.txt %t.f16.txt --atol 0 --rtol 0 | FileCheck %s --check-prefix=NUM
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | %{run} > %t.bf16.txt
+// RUN: rm -rf %t.spv-bf16 && mkdir -p %t.spv-bf16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-bf16 %{run} > %t.bf16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-bf16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.bf16.txt %{bf16-tol} | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-llvm)' | %{run} > %t.cpu-bf16.txt
 // RUN: %{compare} %t.cpu-bf16.txt %t.bf16.txt --atol 0 --rtol 0 | FileCheck %s --check-prefix=NUM
@@ -43,6 +50,7 @@
 //
 // NUM: max_abs_err={{.*}} OK
 // VALID: {{[1-9][0-9]*}} SPIR-V modules valid (vulkan1.1)
+// VALID-BIN: {{[1-9][0-9]*}} SPIR-V binaries valid (vulkan1.1)
 //
 // The matmul kernel reads f32, rounds to bf16 on the bits and multiplies in
 // f32; no bf16 reaches SPIR-V.

@@ -17,26 +17,37 @@
 //   and they agree with the same conversion on the CPU to within a few units
 //   in the last place of the low type (exp is computed by different code;
 //   lavapipe matches the CPU exactly).
-// * every SPIR-V kernel passes spirv-val.
+// * every SPIR-V binary the runtime loads (AMP_VULKAN_DUMP_SPIRV) and every
+//   spirv.module of amp-lower-to-spirv passes spirv-val.
 //
 // REQUIRES: vulkan, mlir-runner, spirv-val
 // DEFINE: %{run} = mlir-runner -e main -entry-point-result=void -shared-libs=%amp_vulkan_runtime,%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so
 // DEFINE: %{compare} = %python %S/../Integration/compare.py
 //
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm)' | %{run} > %t.cpu.txt
-// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-vulkan)' | %{run} > %t.f32.txt
+// RUN: rm -rf %t.spv-f32 && mkdir -p %t.spv-f32
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f32 %{run} > %t.f32.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f32 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.cpu.txt %t.f32.txt --atol 1e-6 --rtol 1e-5 | FileCheck %s --check-prefix=NUM
 //
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | %{run} > %t.f16-default.txt
+// RUN: rm -rf %t.spv-f16-default && mkdir -p %t.spv-f16-default
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f16-default %{run} > %t.f16-default.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f16-default | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.f16-default.txt --atol 0 --rtol 0 | FileCheck %s --check-prefix=NUM
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | %{run} > %t.bf16-default.txt
+// RUN: rm -rf %t.spv-bf16-default && mkdir -p %t.spv-bf16-default
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-bf16-default %{run} > %t.bf16-default.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-bf16-default | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.bf16-default.txt --atol 0 --rtol 0 | FileCheck %s --check-prefix=NUM
 //
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-vulkan)' | %{run} > %t.f16.txt
+// RUN: rm -rf %t.spv-f16 && mkdir -p %t.spv-f16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-f16 %{run} > %t.f16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.f16.txt --atol 1e-3 --rtol 1e-2 --min-abs-err 1e-5 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-llvm)' | %{run} > %t.cpu-f16.txt
 // RUN: %{compare} %t.cpu-f16.txt %t.f16.txt --atol 1e-3 --rtol 4e-3 | FileCheck %s --check-prefix=NUM
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-vulkan)' | %{run} > %t.bf16.txt
+// RUN: rm -rf %t.spv-bf16 && mkdir -p %t.spv-bf16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-bf16 %{run} > %t.bf16.txt
+// RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-bf16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.bf16.txt --atol 8e-3 --rtol 8e-2 --min-abs-err 1e-4 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-llvm)' | %{run} > %t.cpu-bf16.txt
 // RUN: %{compare} %t.cpu-bf16.txt %t.bf16.txt --atol 8e-3 --rtol 3.2e-2 | FileCheck %s --check-prefix=NUM
@@ -49,6 +60,7 @@
 //
 // NUM: max_abs_err={{.*}} OK
 // VALID: {{[1-9][0-9]*}} SPIR-V modules valid (vulkan1.1)
+// VALID-BIN: {{[1-9][0-9]*}} SPIR-V binaries valid (vulkan1.1)
 //
 // Kernels exchange bf16 rows and row maxima/sums as i16 buffers; the host
 // passes them through casts of the bf16 buffers it allocates.
