@@ -66,6 +66,13 @@ m = model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"])
 m.graph.node[0].domain = "com.microsoft"
 attempt(m)
 
+# CHECK: amp.onnx: node 'y' (If): If on a condition computed at run time is not supported
+from onnx import helper as _h  # noqa: E402
+br = _h.make_graph([node("Neg", ["x"], ["t"])], "b", [], [_h.make_tensor_value_info("t", 1, None)])
+attempt(model([node("ReduceMax", ["x"], ["m"], keepdims=0), node("Greater", ["m", "z"], ["c"]),
+               node("If", ["c"], ["y"], then_branch=br, else_branch=br)], {"x": x}, ["y"],
+              {"z": np.float32(0)}))
+
 dyn = model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"], dynamic={"x": [0, 2]})
 # CHECK: amp.onnx: graph input 'x' has dynamic dimension(s) 'N0', 'N2'; fix them with --shape x=N,2,N,4
 attempt(dyn)

@@ -167,7 +167,26 @@ s.case("pad_modes",
                    np.pad(xp, ((0, 0), (0, 0), (2, 1), (1, 3)), mode="edge")],
        show=["tosa.reverse", "tosa.concat"])
 
+# If on a condition that static shapes decide: the chosen branch is inlined
+# (here: the batch is 2, so the else branch doubles x).
+# CHECK-LABEL: // CASE if_static
+# CHECK-NOT: scf.if
+# CHECK: tosa.add %arg0, %arg0
+from onnx import helper as _h  # noqa: E402
+then_g = _h.make_graph([node("Neg", ["x"], ["t"])], "then", [],
+                       [_h.make_tensor_value_info("t", 1, None)])
+else_g = _h.make_graph([node("Add", ["x", "x"], ["e"])], "else", [],
+                       [_h.make_tensor_value_info("e", 1, None)])
+xi = rand(2, 3, seed=8)
+s.case("if_static",
+       model([node("Shape", ["x"], ["sh"]), node("Gather", ["sh", "zero"], ["n"]),
+              node("Equal", ["n", "one"], ["is1"]),
+              node("If", ["is1"], ["y"], then_branch=then_g, else_branch=else_g)],
+             {"x": xi}, ["y"], {"zero": np.int64(0), "one": np.int64(1)}),
+       {"x": xi}, [xi + xi], show=["tosa.add", "scf.if"])
+
 s.run()
+# CHECK-DAG: if_static: f32 OK
 # CHECK-DAG: pad_modes: f32 OK
 # CHECK-DAG: trilu_argmin: f32 OK
 # CHECK-DAG: integers: f32 OK
@@ -179,4 +198,4 @@ s.run()
 # CHECK-DAG: gathers: f32 OK
 # CHECK-DAG: split_expand_tile_pad: f32 OK
 # CHECK-DAG: dynamic_batch: f32 OK
-# CHECK: ONNX-SUITE 11 runs, 0 failed
+# CHECK: ONNX-SUITE 12 runs, 0 failed

@@ -208,8 +208,80 @@ def _func_name_ok(name):
     return name and all(c.isalnum() or c in "_.$" for c in name) and not name[0].isdigit()
 
 
-def import_graph(model, shapes=None, func_name="main"):
+def _convert_nodes(nodes, values, em, opset):
+    """Converts nodes in order, adding their outputs to values."""
     from . import _ops
+
+    for proto in nodes:
+        node = Node(proto, opset)
+        em.loc = location(node.name)
+        where = "amp.onnx: node '%s' (%s)" % (node.name, node.op_type)
+        if proto.domain not in ("", "ai.onnx"):
+            raise OnnxImportError("%s: operators of domain '%s' are not supported"
+                                  % (where, proto.domain))
+        inputs = []
+        for name in proto.input:
+            if name == "":
+                inputs.append(None)
+            elif name in values:
+                inputs.append(values[name])
+            else:
+                raise OnnxImportError("%s: input '%s' is not defined before the node"
+                                      % (where, name))
+        try:
+            if node.op_type == "If":
+                outputs = _if(node, inputs, values, em, opset, where)
+            else:
+                outputs = _ops.convert(em, node, inputs)
+            extra = node.unused_attrs()
+            if extra:
+                raise NodeError("attribute%s %s %s not supported"
+                                % ("s" if len(extra) > 1 else "", ", ".join(extra),
+                                   "are" if len(extra) > 1 else "is"))
+        except NodeError as e:
+            raise OnnxImportError("%s: %s" % (where, e)) from None
+        except OnnxImportError:
+            raise  # from a node inside a branch: it names that node
+        except Exception as e:  # a malformed node (missing inputs, odd attribute types)
+            raise OnnxImportError("%s: cannot import this node (%s: %s)"
+                                  % (where, type(e).__name__, e)) from None
+        for v in outputs:
+            if v is not None and not v.is_const and v.dtype not in _RUNTIME_DTYPES:
+                raise OnnxImportError(
+                    "%s: computes %s values at run time; amp runs float32/float16 with "
+                    "int32/bool integers" % (where, v.dtype.name))
+            if v is not None and not v.is_const and v.rank > _MAX_RANK:
+                raise OnnxImportError("%s: computes a rank-%d tensor; TOSA's limit is %d"
+                                      % (where, v.rank, _MAX_RANK))
+        if len(outputs) < len([o for o in proto.output if o]):
+            raise OnnxImportError("%s: produces %d outputs, the model uses %d"
+                                  % (where, len(outputs), len(proto.output)))
+        for name, v in zip(proto.output, outputs):
+            if name:
+                values[name] = v
+
+
+
+def _if(node, inputs, values, em, opset, where):
+    """If on a condition known at import time (static shapes make most of
+    them so): the chosen branch's nodes, in the enclosing scope."""
+    cond = inputs[0]
+    if cond is None or not cond.is_const:
+        raise NodeError("If on a condition computed at run time is not supported")
+    branch = node.attr("then_branch" if bool(cond.const.reshape(-1)[0]) else "else_branch")
+    node.ignore("then_branch", "else_branch")
+    scope = dict(values)
+    for init in branch.initializer:
+        scope[init.name] = Value.constant(numpy_helper.to_array(init))
+    _convert_nodes(branch.node, scope, em, opset)
+    em.loc = location(node.name)
+    missing = [o.name for o in branch.output if o.name not in scope]
+    if missing:
+        raise NodeError("branch output %s is never computed" % missing[0])
+    return [scope[o.name] for o in branch.output]
+
+
+def import_graph(model, shapes=None, func_name="main"):
 
     shapes = dict(shapes or {})
     if not _func_name_ok(func_name):
@@ -256,48 +328,7 @@ def import_graph(model, shapes=None, func_name="main"):
             raise OnnxImportError("amp.onnx: --shape names '%s', which is not a graph input "
                                   "(inputs: %s)" % (name, ", ".join(sorted(input_names))))
 
-    for proto in graph.node:
-        node = Node(proto, opset)
-        em.loc = location(node.name)
-        where = "amp.onnx: node '%s' (%s)" % (node.name, node.op_type)
-        if proto.domain not in ("", "ai.onnx"):
-            raise OnnxImportError("%s: operators of domain '%s' are not supported"
-                                  % (where, proto.domain))
-        inputs = []
-        for name in proto.input:
-            if name == "":
-                inputs.append(None)
-            elif name in values:
-                inputs.append(values[name])
-            else:
-                raise OnnxImportError("%s: input '%s' is not defined before the node"
-                                      % (where, name))
-        try:
-            outputs = _ops.convert(em, node, inputs)
-            extra = node.unused_attrs()
-            if extra:
-                raise NodeError("attribute%s %s %s not supported"
-                                % ("s" if len(extra) > 1 else "", ", ".join(extra),
-                                   "are" if len(extra) > 1 else "is"))
-        except NodeError as e:
-            raise OnnxImportError("%s: %s" % (where, e)) from None
-        except Exception as e:  # a malformed node (missing inputs, odd attribute types)
-            raise OnnxImportError("%s: cannot import this node (%s: %s)"
-                                  % (where, type(e).__name__, e)) from None
-        for v in outputs:
-            if v is not None and not v.is_const and v.dtype not in _RUNTIME_DTYPES:
-                raise OnnxImportError(
-                    "%s: computes %s values at run time; amp runs float32/float16 with "
-                    "int32/bool integers" % (where, v.dtype.name))
-            if v is not None and not v.is_const and v.rank > _MAX_RANK:
-                raise OnnxImportError("%s: computes a rank-%d tensor; TOSA's limit is %d"
-                                      % (where, v.rank, _MAX_RANK))
-        if len(outputs) < len([o for o in proto.output if o]):
-            raise OnnxImportError("%s: produces %d outputs, the model uses %d"
-                                  % (where, len(outputs), len(proto.output)))
-        for name, v in zip(proto.output, outputs):
-            if name:
-                values[name] = v
+    _convert_nodes(graph.node, values, em, opset)
 
     results = []
     em.loc = "loc(unknown)"
