@@ -15,7 +15,7 @@ This package needs only numpy and Debian's python3-onnx.
 
 from ._importer import OnnxImportError
 
-__all__ = ["OnnxImportError", "import_model", "supported_ops"]
+__all__ = ["OnnxImportError", "import_model", "signature", "supported_ops"]
 
 
 def import_model(model, shapes=None, func_name="main"):
@@ -47,3 +47,13 @@ def supported_ops():
     """(op, note) for each ONNX operator the importer converts or folds."""
     from ._ops import supported_ops as ops
     return ops()
+
+
+def signature(text):
+    """The ONNX names and MLIR types of an imported function's arguments and
+    results, in order: ([(name, "tensor<...>")], [(name, "tensor<...>")]),
+    read from the comment import_model writes at the top of its output."""
+    import re
+    ins = re.findall(r"^//   input  (\S+): (tensor<[^>]*>)$", text, re.M)
+    outs = re.findall(r"^//   output (\S+): (tensor<[^>]*>)$", text, re.M)
+    return ins, outs

@@ -16,11 +16,10 @@ import sys
 import numpy as np
 import onnx
 
-from . import OnnxImportError, import_model
+from . import OnnxImportError, import_model, signature
 from .__main__ import _shape
 from .reference import ReferenceError, run_reference
 from .run import RunError, run_mlir, run_amp_run, _parse_type
-import re
 
 
 def compare(result, reference, rtol, atol):
@@ -70,7 +69,7 @@ def main(argv=None):
     for spec in args.input:
         name, _, path = spec.rpartition("=")
         given[name] = np.load(path)
-    names = re.findall(r"^//   input  (\S+): (tensor<[^>]*>)$", text, re.M)
+    names, _ = signature(text)
     rng = np.random.default_rng(args.seed)
     inputs = {}
     for name, ty in names:
