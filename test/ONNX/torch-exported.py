@@ -24,12 +24,12 @@ for name in ("cnn", "encoder", "lstm"):
                   if " = " in l and l.strip().startswith("%v")})
     print("// %s: %s" % (name, " ".join(o for o in ops if o.startswith(("tosa.", "linalg.")))))
     cases.append((name, text, x, y))
-# The ONNX names and types of the function's arguments and results:
-# CHECK: signature ([('x', 'tensor<1x3x16x20xf32>')], [('y', 'tensor<1x5xf32>')])
-print("signature", amp.onnx.signature(cases[0][1]))
 # CHECK: // cnn: {{.*}}tosa.conv2d{{.*}}tosa.max_pool2d{{.*}}tosa.resize
 # CHECK: // encoder: {{.*}}linalg.softmax{{.*}}tosa.erf{{.*}}tosa.matmul
 # CHECK: // lstm: {{.*}}tosa.matmul{{.*}}tosa.sigmoid{{.*}}tosa.tanh
+# The ONNX names and types of the function's arguments and results:
+# CHECK: signature ([('x', 'tensor<1x3x16x20xf32>')], [('y', 'tensor<1x5xf32>')])
+print("signature", amp.onnx.signature(cases[0][1]))
 
 tolerances = {None: (1e-4, 1e-5), "f16": (3e-2, 3e-2), "bf16": (1.5e-1, 1.5e-1)}
 for prec in (None, "f16", "bf16"):
