@@ -329,6 +329,24 @@ std::unique_ptr<Device> Device::create(std::string &error) {
   if (have8BitStorage)
     *enabledNext = &enabled8;
 
+  // AMP_VULKAN_DISABLE=<feature>,...: act as if the device lacked these
+  // optional features (to check how kernels that need them fail).
+  if (const char *disable = std::getenv("AMP_VULKAN_DISABLE")) {
+    std::string list = std::string(",") + disable + ",";
+    auto off = [&](const char *name, VkBool32 &feature) {
+      if (list.find(std::string(",") + name + ",") != std::string::npos)
+        feature = VK_FALSE;
+    };
+    off("shaderInt16", enabled.features.shaderInt16);
+    off("shaderInt64", enabled.features.shaderInt64);
+    off("shaderFloat64", enabled.features.shaderFloat64);
+    off("storageBuffer16BitAccess", enabled16.storageBuffer16BitAccess);
+    off("uniformAndStorageBuffer16BitAccess",
+        enabled16.uniformAndStorageBuffer16BitAccess);
+    off("shaderFloat16", enabledF16.shaderFloat16);
+    off("shaderInt8", enabledF16.shaderInt8);
+    off("storageBuffer8BitAccess", enabled8.storageBuffer8BitAccess);
+  }
   device->shaderInt16 = enabled.features.shaderInt16;
   device->shaderInt64 = enabled.features.shaderInt64;
   device->shaderFloat64 = enabled.features.shaderFloat64;
