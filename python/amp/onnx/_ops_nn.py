@@ -344,8 +344,20 @@ def _avg_pool(em, node, inputs):
 
 @converter("GlobalAveragePool")
 def _global_avg_pool(em, node, inputs):
+    """tosa.avg_pool2d over the whole image: an average pool, whose sum
+    stays inside the op (in its wide accumulator) and never exists as a
+    tensor of its own that a low-precision program could overflow."""
     x = inputs[0]
-    return mean(em, x, list(range(2, x.rank)))
+    if x.rank not in (3, 4):
+        return mean(em, x, list(range(2, x.rank)))
+    x4 = x if x.rank == 4 else reshape(em, x, (x.shape[0], x.shape[1], 1, x.shape[2]))
+    n, c, h, w = x4.shape
+    zp = em.zero_point(x.dtype)
+    y = em.op("tosa.avg_pool2d", [transpose(em, x4, NCHW_TO_NHWC), zp, zp],
+              [em.new((n, 1, 1, c), x.dtype)],
+              "acc_type = f32, kernel = %s, pad = array<i64: 0, 0, 0, 0>, stride = "
+              "array<i64: 1, 1>" % i64_array([h, w]))
+    return reshape(em, y, (n, c) + (1,) * (x.rank - 2))
 
 
 @converter("GlobalMaxPool")
