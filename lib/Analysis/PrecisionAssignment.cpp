@@ -237,6 +237,7 @@ struct PrecisionAssignment::Impl {
   void decide(Operation *op, OpDecision &d);
   std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
   void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
+  void keepSumsWide();
   void propagate(bool fixedOnly = false);
   void placeNaively();
   void placeOptimally(Operation *root);
@@ -771,6 +772,35 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
       d.follows = false;
       d.reason = *blocker;
     }
+}
+
+/// A sum accumulated in f32 can exceed the low type's range (a global
+/// pool's sum over 1280 pixels of ~100 is 1.3e5 > 65504) even when what is
+/// made of it (the mean) does not: amp never rounds such a sum to the low
+/// type. An op that reads one (the division of a decomposed mean or
+/// softmax, another sum) computes in f32; its own results are rounded as
+/// usual, unless it is itself a sum.
+void PrecisionAssignment::Impl::keepSumsWide() {
+  DenseSet<Value> wideSums;
+  for (auto [op, d] : llvm::zip(ops, decisions)) {
+    if (d.mode == ComputeMode::Low || d.mode == ComputeMode::WideAccumulator)
+      for (OpOperand &use : op->getOpOperands())
+        if (d.dataOperands[use.getOperandNumber()] &&
+            wideSums.contains(use.get())) {
+          d.mode = ComputeMode::F32;
+          d.follows = false;
+          d.reason = "reads a sum accumulated in f32, which may exceed the "
+                     "range of ";
+          llvm::raw_string_ostream(d.reason) << d.lowType;
+          break;
+        }
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
+    if (acc && acc->kind == AccumulationKind::Sum &&
+        (d.mode == ComputeMode::WideAccumulator ||
+         (d.mode == ComputeMode::F32 && acc->reductionSize != 1)))
+      for (unsigned i : acc->accumulatorResults)
+        wideSums.insert(op->getResult(i));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1334,6 +1364,7 @@ PrecisionAssignment::analyze(Operation *root,
       return failure();
   }
 
+  impl.keepSumsWide();
   for (Value v : impl.f32Sources)
     impl.contribute(v, {State::F32, {}});
   // A buffer cannot be cast on its way out: a sink's storage is f32.
