@@ -42,7 +42,7 @@ def convert(em, node, inputs):
         return [Value.constant(np.asarray(a)) for a in _fold.FOLDERS[op](node, arrays)]
     if op in ("Shape", "Size"):
         # Static shapes: these never need the data.
-        arrays = [np.zeros(inputs[0].shape, dtype=np.int8)]
+        arrays = [np.broadcast_to(np.int8(0), inputs[0].shape)]  # no data needed
         return [Value.constant(np.asarray(a)) for a in _fold.FOLDERS[op](node, arrays)]
     if op not in CONVERTERS:
         if op in _fold.FOLDERS:
