@@ -2,6 +2,7 @@
 // RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16 placement=greedy" --verify-each | FileCheck %s --check-prefix=BF16
 // RUN: amp-opt %s --split-input-file --mixed-precision="accumulate=low placement=greedy" --verify-each | FileCheck %s --check-prefix=LOW
 // RUN: amp-opt %s --split-input-file --mixed-precision="accumulate-min-size=256 placement=greedy" --verify-each | FileCheck %s --check-prefix=SIZE
+// RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s --check-prefix=OPT
 
 // Sums read low inputs and accumulate in f32; their result stays f32.
 // With accumulate=low they run entirely low; with accumulate-min-size=256,
@@ -108,4 +109,41 @@ func.func @pools(%x: tensor<1x8x8x3xf32>, %f: tensor<1x1x3x4xf32>, %c: tensor<1x
 func.func @short_matmul(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A mean written as a sum and a division (a global average pool as ONNX
+// importers emit it): the sum accumulates in f32 and is never rounded to
+// the low type, since it may exceed its range (1280 values of ~100 sum to
+// 1.3e5 > 65504) even where the mean does not; the division reads it in f32
+// (under both placements), and only the mean is rounded for the matmul.
+// CHECK-LABEL: func.func @decomposed_mean
+// CHECK: %[[S:.+]] = linalg.reduce ins(%{{.+}} : tensor<4x1280x{{.+}}>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: %[[M:.+]] = linalg.generic {{.*}} ins(%[[S]] : tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.truncf %[[M]] : tensor<4xf32> to tensor<4xf16>
+// BF16-LABEL: func.func @decomposed_mean
+// BF16: arith.divf %{{.+}}, %{{.+}} : f32
+// OPT-LABEL: func.func @decomposed_mean
+// OPT: arith.divf %{{.+}}, %{{.+}} : f32
+func.func @decomposed_mean(%x: tensor<4x1280xf32>, %w: tensor<4x4xf32>) -> tensor<4xf32> {
+  %w16 = arith.constant 0.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce ins(%x : tensor<4x1280xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %n = arith.constant 1280.0 : f32
+  %m = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.divf %v, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  %y = linalg.matvec ins(%w, %m : tensor<4x4xf32>, tensor<4xf32>) outs(%init : tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
 }
