@@ -29,6 +29,13 @@
 // ROUTE: [[GLOBAL:%.+]] = llvm.mlir.addressof @__constant_4xf32
 // ROUTE: llvm.call @ampRuntimeMapGlobal([[GLOBAL]], {{%.+}})
 //
+// Options the NVVM pipeline rejects:
+// RUN: env LD_LIBRARY_PATH=%t not amp-run %s --entry=offset --backend=cuda --chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: amp-lower-to-nvvm: chip must be sm_<N> with N >= 20, got 'gfx90a'
+// CHIP: amp-run: lowering '{{.*}}' with amp-lower-to-nvvm{chip=gfx90a format=isa} failed
+// RUN: env LD_LIBRARY_PATH=%t not amp-run %s --entry=offset --backend=cuda --gpu-format=elf 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: amp-lower-to-nvvm: format must be bin, isa or fatbin, got 'elf'
+//
 // --repeat reruns the whole function: one launch per call.
 // RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --repeat=3 | FileCheck %s --check-prefix=REPEAT
 // REPEAT-COUNT-3: fake-cuda: launch offset_kernel
