@@ -49,7 +49,8 @@ struct TileParallelLoopsForGPU
     }
     SmallVector<scf::ParallelOp> outermost;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
+      // Loops with reductions (results) are not mapped to threads.
+      if (!loop->getParentOfType<scf::ParallelOp>() && loop.getNumResults() == 0)
         outermost.push_back(loop);
     });
     for (scf::ParallelOp loop : outermost) {

@@ -74,3 +74,26 @@ func.func @untouched(%m: memref<?xf32>, %n: index, %p: memref<67xf32>) {
   }
   return
 }
+
+// -----
+
+// A parallel reduction is left alone.
+// CHECK-LABEL: func.func @reduction
+// CHECK:         scf.parallel
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
+func.func @reduction(%m: memref<64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.parallel (%i) = (%c0) to (%c64) step (%c1) init (%zero) -> f32 {
+    %x = memref.load %m[%i] : memref<64xf32>
+    scf.reduce(%x : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  return %sum : f32
+}
