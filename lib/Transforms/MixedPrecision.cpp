@@ -285,8 +285,10 @@ void MixedPrecision::runOnOperation() {
   numWideAccumulate += stats.wideAccumulatorOps;
   numCasts += std::max<int64_t>(stats.castsInserted, 0);
   numConstantBytesSaved += stats.constantBytesSaved;
-  // The pass statistics, also where MLIR's are compiled out (release
-  // builds of LLVM without LLVM_ENABLE_STATS, as Debian's).
+  report(entries, *assignment, stats);
+  // After the ops' remarks, the pass statistics, also where MLIR's are
+  // compiled out (release builds of LLVM without LLVM_ENABLE_STATS, as
+  // Debian's).
   if (explain)
     root->emitRemark() << "amp: summary: " << stats.lowOps << " ops low, "
                        << stats.f32Ops << " ops f32, "
@@ -296,5 +298,4 @@ void MixedPrecision::runOnOperation() {
                        << " casts inserted (" << stats.castBytes
                        << " bytes), " << stats.constantBytesSaved
                        << " constant bytes saved";
-  report(entries, *assignment, stats);
 }

@@ -13,8 +13,7 @@
 # CHECK: (tensor<{{[0-9x]+}}xf16>, tensor<16x3x3x1xf16>, tensor<16xf16>
 # CHECK: "ops-low": {{[1-9]}}
 # CHECK-DAG: {{ +[0-9]+}} tosa.conv2d              low
-# CHECK-DAG: {{ +[0-9]+}} tosa.reduce_sum          f32
-# CHECK: tosa.reduce_sum stays f32 (never, model)
+# CHECK: tosa.avg_pool2d reads 'f16', accumulates in 'f32' (never, model)
 # CHECK: ops-low [[LOW:[0-9]+]]
 # CHECK: tosa.matmul stays f32 (never, {{.*}}policy.yaml:2:5)
 # CHECK-NEXT: tosa.add stays f32 (never, {{.*}}policy.yaml:5:5)

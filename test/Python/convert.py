@@ -50,12 +50,13 @@ for op in r.report["ops"]:
 # CHECK-NEXT: op: math.exp <input>:4:8 f32 never model | exp turns bf16's input rounding into large relative output error
 # CHECK-NEXT: op: func.return <input>:5:3 carrier
 
-# With explain, one remark per decided op, at the op.
+# With explain, one remark per decided op, at the op, and a summary.
 for d in r.remarks:
     print("remark:", d)
 print(repr(r))
 # CHECK-NEXT: remark: <input>:3:8: remark: amp: linalg.matmul runs in {{.*}}bf16{{.*}} (allow, model)
 # CHECK-NEXT: remark: <input>:4:8: remark: amp: math.exp stays f32 (never, model)
+# CHECK-NEXT: remark: <input>: remark: amp: summary: 1 ops low, 1 ops f32, 0 ops with a wide accumulator, 2 casts inserted (384 bytes), 0 constant bytes saved
 # CHECK-NEXT: ConvertResult(precision='bf16', ops_low=1, ops_f32=1, casts=2)
 
 # A policy given as a dict (docs/Policies.md), written to a temporary file:
