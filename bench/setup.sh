@@ -19,26 +19,9 @@ PACKAGES=(
 # (NodeSource's nodejs conflicts with Debian's npm).
 command -v npm >/dev/null || PACKAGES+=(npm)
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then SUDO="sudo"; else
-    echo "bench/setup.sh: not root and no sudo; install these packages by hand: ${PACKAGES[*]}" >&2
-  fi
-fi
-
-missing=()
-for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "bench/setup.sh: installing ${missing[*]}"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-else
-  echo "bench/setup.sh: all Debian packages present"
-fi
+# shellcheck source=scripts/lib/install-packages.sh
+. "$ROOT/scripts/lib/install-packages.sh"
+amp_install_packages bench/setup.sh "${PACKAGES[@]}"
 
 # ONNX Runtime (CPU) as the reference the f32 imports are checked against.
 REF="$ROOT/python/amp/onnx/reference"

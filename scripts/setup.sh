@@ -25,26 +25,9 @@ PACKAGES=(
   python3-onnx
 )
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then SUDO="sudo"; else
-    echo "setup: not root and no sudo; install these packages by hand: ${PACKAGES[*]}" >&2
-  fi
-fi
-
-missing=()
-for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-else
-  echo "setup: all Debian packages present"
-fi
+# shellcheck source=scripts/lib/install-packages.sh
+. "$ROOT/scripts/lib/install-packages.sh"
+amp_install_packages setup "${PACKAGES[@]}"
 
 # The CUDA Toolkit is optional: CMake looks for ptxas and reports what it found.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
