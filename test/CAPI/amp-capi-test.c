@@ -101,10 +101,11 @@ static void testConvert(void) {
   // CHECK-NEXT: linalg.matmul ins({{.*}} : tensor<4x8xbf16>, tensor<8x4xbf16>) outs({{.*}} : tensor<4x4xf32>)
   // CHECK-NEXT: printed length ok
   // CHECK-NEXT: math.exp {{.*}} : tensor<4x4xf32>
-  // CHECK-NEXT: diagnostics: 3
+  // CHECK-NEXT: diagnostics: 4
   // CHECK-NEXT: remark at 'matmul.mlir:3:8': amp: linalg.matmul runs in {{.*}}bf16{{.*}} (allow, model): contraction
   // CHECK-NEXT: remark at 'matmul.mlir:5:8': amp: math.exp stays f32 (never, model)
   // CHECK-NEXT: remark at 'matmul.mlir:9:8': amp: arith.addf {{.*}} (follow, model)
+  // CHECK-NEXT: remark at 'matmul.mlir': amp: summary: 1 ops low, 2 ops f32
   // CHECK-NEXT: diagnostics: 0
   // CHECK-NEXT: reports: 1
   // CHECK-NEXT: report: precision bf16
