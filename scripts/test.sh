@@ -23,10 +23,11 @@ trap 'rm -f "$log"' EXIT
 "$LIT" -sv "$BUILD_DIR/test" "$@" | tee "$log"
 status=${PIPESTATUS[0]}
 
-# lit's summary lines look like "  Passed: 12 (85.71%)"; absent kinds count 0.
+# lit's summary lines look like "  Passed: 12 (85.71%)" or, aligned when
+# several kinds are listed, "  Passed     : 81 (97.59%)"; absent kinds count 0.
 count() {
   local n
-  n=$(sed -n -E "s/^ *$1: *([0-9]+).*/\1/p" "$log" | tail -1)
+  n=$(sed -n -E "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | tail -1)
   echo "${n:-0}"
 }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
