@@ -274,9 +274,16 @@ void MixedPrecision::runOnOperation() {
   if (failed(assignment))
     return signalPassFailure();
 
+  // What the remarks and the report say of each op, taken before the
+  // rewrite replaces ops (only when they are asked for).
+  auto *ampDialect = getContext().getLoadedDialect<AmpDialect>();
+  bool reports = explain || !reportFile.empty() ||
+                 (ampDialect && ampDialect->getReportHandler());
   SmallVector<ReportEntry> entries;
-  for (Operation *op : assignment->getOps())
-    entries.push_back({op, op->getName().getStringRef().str(), op->getLoc()});
+  if (reports)
+    for (Operation *op : assignment->getOps())
+      entries.push_back(
+          {op, op->getName().getStringRef().str(), op->getLoc()});
 
   PrecisionRewriteStats stats;
   applyPrecisionAssignment(root, *assignment, stats);
