@@ -23,6 +23,9 @@ PACKAGES=(
   python3 python3-numpy
   # ONNX import (python/amp/onnx)
   python3-onnx
+  # The accuracy smoke test and the tutorial's test (scikit-learn's digits;
+  # the rest of the accuracy benchmark's packages are in bench/setup.sh)
+  python3-sklearn
 )
 
 # shellcheck source=scripts/lib/install-packages.sh
