@@ -338,6 +338,16 @@ void PrecisionAssignment::Impl::tieBuffers() {
     }
     case BufferRole::Access: {
       Value buffer = buffers().front();
+      // A buffer amp cannot retype (of vectors, or unranked) keeps the
+      // values it moves f32.
+      if (!valueIds.count(buffer)) {
+        for (Value v : op->getOperands())
+          if (v != buffer && isTrackableType(v.getType()))
+            f32Sinks.push_back(v);
+        for (Value r : op->getResults())
+          f32Sources.push_back(r);
+        break;
+      }
       for (OpOperand &use : op->getOpOperands())
         if (use.get() != buffer && isTrackableType(use.get().getType()))
           tieOperand(use, buffer);

@@ -128,7 +128,19 @@ mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
       }
     Value copy = memref::AllocOp::create(rewriter, loc, type, sizes);
     copies.created.push_back(copy.getDefiningOp());
-    if (mayHave<MemoryEffects::Read>(op, original))
+    // The copy holds the buffer's values unless the op reads none of them
+    // and overwrites all of them (a linalg init its payload does not read,
+    // indexed by a projected permutation: every element is written).
+    bool overwritten = false;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      OpOperand &operand = op->getOpOperand(i);
+      overwritten = linalgOp.isDpsInit(&operand) &&
+                    !linalgOp.payloadUsesValueFromOperand(&operand) &&
+                    linalgOp.getMatchingIndexingMap(&operand)
+                        .isProjectedPermutation();
+    }
+    if (mayHave<MemoryEffects::Read>(op, original) ||
+        (mayHave<MemoryEffects::Write>(op, original) && !overwritten))
       copies.created.push_back(
           createBufferConversion(rewriter, loc, original, copy));
     rewriter.setInsertionPointAfter(op);

@@ -312,9 +312,11 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   rewriter.setInsertionPoint(op);
   SmallVector<Value> newOperands =
       createOperandCasts(rewriter, loc, op->getOperands(), newTypes);
+  // Ops on buffers have no results.
   SmallVector<Type> resultTypes;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
+  if (!onBuffers)
+    for (OpOperand &init : op.getDpsInitsMutable())
+      resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
 
   // Bodies of plain arithmetic are converted in place: the cheapest path,
   // and the one every named op takes.

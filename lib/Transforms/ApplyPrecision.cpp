@@ -214,10 +214,11 @@ void PrecisionRewriter::keepF32(Operation *op) {
   }
   // A low buffer is read (and written back) through an f32 copy.
   if (copiesBuffers) {
-    FailureOr<BufferCopies> copies =
-        convertBufferOperands(rewriter, op, bufferTypes);
-    assert(succeeded(copies) && "tracked buffers are ranked memrefs");
-    (void)copies;
+    if (failed(convertBufferOperands(rewriter, op, bufferTypes))) {
+      op->emitError() << "amp: cannot copy a low-precision buffer operand to "
+                         "f32 for this op";
+      stats.failed = true;
+    }
   }
 }
 
@@ -244,11 +245,20 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
     // Casts made only for this op go, and leave the cache with them.
     for (auto [orig, cast] : llvm::zip(originals, tried)) {
       Operation *def = cast.getDefiningOp();
+      // Casts are arith casts and constants, or (tensors of complex) an
+      // elementwise linalg.generic into a tensor.empty.
+      auto generic = dyn_cast_if_present<linalg::GenericOp>(def);
       if (cast == orig || !def || !def->use_empty() ||
-          !isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(def))
+          !(isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(def) ||
+            (generic && generic.getNumDpsInits() == 1 &&
+             generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())))
         continue;
       casts.erase({orig, cast.getType()});
+      Operation *init =
+          generic ? generic.getDpsInits()[0].getDefiningOp() : nullptr;
       rewriter.eraseOp(def);
+      if (init && init->use_empty())
+        rewriter.eraseOp(init);
     }
     keepF32(op);
     d.mode = ComputeMode::F32;

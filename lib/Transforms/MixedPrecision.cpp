@@ -137,13 +137,13 @@ LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
       text = "#spirv.target_env<#spirv.vce<v1.3, [Shader, "
              "StorageBuffer16BitAccess], [SPV_KHR_16bit_storage]>, "
              "#spirv.resource_limits<>>";
-    else if (chip.consume_front("sm_") && !chip.getAsInteger(10, sm) &&
-             sm >= 20)
+    else if (chip.consume_front("sm_") && !chip.consumeInteger(10, sm) &&
+             sm >= 20 && (chip.empty() || chip == "a" || chip == "f"))
       text = "#nvvm.target<chip = \"" + target + "\">";
     else
       return root->emitError()
              << "mixed-precision: unsupported target '" << target
-             << "'; expected cpu, vulkan, vulkan-storage16 or sm_<N>";
+             << "'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f]";
     options.defaultTarget = parseAttribute(text, ctx);
     if (!options.defaultTarget)
       return root->emitError() << "mixed-precision: cannot build target '"
@@ -287,6 +287,8 @@ void MixedPrecision::runOnOperation() {
 
   PrecisionRewriteStats stats;
   applyPrecisionAssignment(root, *assignment, stats);
+  if (stats.failed)
+    return signalPassFailure();
   numAllow += stats.lowOps;
   numKeep += stats.f32Ops;
   numWideAccumulate += stats.wideAccumulatorOps;

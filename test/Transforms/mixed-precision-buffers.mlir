@@ -207,3 +207,22 @@ func.func @caller(%w: memref<16x16xf32>, %x: memref<16xf32>, %y: memref<16xf32>)
   memref.dealloc %b : memref<16xf32>
   return
 }
+
+// -----
+
+// A buffer of vectors is not retyped: the vectors loaded from it and
+// stored to it stay f32, and the ops on them cast where they run low.
+// CHECK-LABEL: func.func @vector_elements
+// CHECK: %[[B:.+]] = memref.alloc() : memref<4xvector<4xf32>>
+// CHECK: %[[L:.+]] = memref.load %[[B]][%{{.+}}] : memref<4xvector<4xf32>>
+// CHECK: memref.store %{{.+}}, %[[B]][%{{.+}}] : memref<4xvector<4xf32>>
+func.func @vector_elements(%v: vector<4xf32>, %w: tensor<4x4xf32>, %x: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> (vector<4xf32>, tensor<4x4xf32>) {
+  %i = arith.constant 0 : index
+  %b = memref.alloc() : memref<4xvector<4xf32>>
+  memref.store %v, %b[%i] : memref<4xvector<4xf32>>
+  %l = memref.load %b[%i] : memref<4xvector<4xf32>>
+  %m = arith.mulf %l, %l : vector<4xf32>
+  memref.store %m, %b[%i] : memref<4xvector<4xf32>>
+  %r = linalg.matmul ins(%w, %x : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m, %r : vector<4xf32>, tensor<4x4xf32>
+}

@@ -25,6 +25,9 @@ struct PrecisionRewriteStats {
   int64_t castBytes = 0;
   /// Bytes saved by materialising constants in the low type.
   int64_t constantBytesSaved = 0;
+  /// An error was emitted (a buffer an op needs in f32 could not be
+  /// copied); the IR is not valid.
+  bool failed = false;
 };
 
 /// Rewrites every function in `root` to the types `assignment` gives. An op
