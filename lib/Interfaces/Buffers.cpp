@@ -75,21 +75,6 @@ void BufferCopies::undo(RewriterBase &rewriter, Operation *op) {
   replaced.clear();
 }
 
-/// Whether `op` may have effect `Effect` on `value` (ops that do not state
-/// their effects may do anything).
-template <typename Effect>
-static bool mayHave(Operation *op, Value value) {
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface)
-    return true;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
-    return isa<Effect>(e.getEffect()) &&
-           (!e.getValue() || e.getValue() == value);
-  });
-}
-
 FailureOr<BufferCopies>
 mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
                                  ArrayRef<Type> types) {
@@ -139,12 +124,12 @@ mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
                     linalgOp.getMatchingIndexingMap(&operand)
                         .isProjectedPermutation();
     }
-    if (mayHave<MemoryEffects::Read>(op, original) ||
-        (mayHave<MemoryEffects::Write>(op, original) && !overwritten))
+    if (mightHaveEffect<MemoryEffects::Read>(op, original) ||
+        (mightHaveEffect<MemoryEffects::Write>(op, original) && !overwritten))
       copies.created.push_back(
           createBufferConversion(rewriter, loc, original, copy));
     rewriter.setInsertionPointAfter(op);
-    if (mayHave<MemoryEffects::Write>(op, original))
+    if (mightHaveEffect<MemoryEffects::Write>(op, original))
       after.push_back(createBufferConversion(rewriter, loc, copy, original));
     after.push_back(memref::DeallocOp::create(rewriter, loc, copy));
     copies.replaced.emplace_back(i, original);
