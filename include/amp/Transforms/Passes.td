@@ -251,6 +251,42 @@ def EmulateBF16Storage : Pass<"amp-emulate-bf16-storage", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ReductionLoopsInnermost : Pass<"amp-reduction-loops-innermost"> {
+  let summary = "Move the reduction dimensions of linalg ops after their "
+                "parallel dimensions";
+  let description = [{
+    Permutes the loop dimensions of every structured linalg op that has a
+    reduction dimension before a parallel one, so that its parallel
+    dimensions come first and its reduction dimensions last, each group in
+    its original order (named ops are generalized to `linalg.generic`
+    first). `convert-linalg-to-parallel-loops` then makes one `scf.parallel`
+    over all the parallel dimensions with the reductions as `scf.for` loops
+    inside it, which `gpu-map-parallel-loops` and
+    `convert-parallel-loops-to-gpu` turn into one kernel. Without it, a
+    reduction over a middle axis (`tosa.reduce_sum` over axis 1 of a 4-d
+    tensor, a global average pool written as sums) becomes an `scf.parallel`
+    inside an `scf.for` inside an `scf.parallel`, which cannot be mapped to
+    GPU threads.
+
+    Each output element still sums its terms in the same order (the
+    reduction dimensions keep their relative order), so results do not
+    change.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(n, r, c) -> (n, r, c), (n, r, c) -> (n, c)],
+                    iterator_types = ["parallel", "reduction", "parallel"]} ...
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [(n, c, r) -> (n, r, c), (n, c, r) -> (n, c)],
+                    iterator_types = ["parallel", "parallel", "reduction"]} ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
   let summary = "Split outermost scf.parallel loops into workgroups of "
                 "invocations";
