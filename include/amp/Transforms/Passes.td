@@ -251,6 +251,40 @@ def EmulateBF16Storage : Pass<"amp-emulate-bf16-storage", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ContiguousKernelBuffers : Pass<"amp-contiguous-kernel-buffers"> {
+  let summary = "Give linalg ops on buffers identity-layout operands, copying "
+                "strided views in and out";
+  let description = [{
+    For GPU kernels whose buffers are passed as bare pointers (amp's Vulkan
+    calling convention: a buffer is its aligned pointer and its size in
+    bytes), a view with an offset or strides (a `memref.subview` of a
+    `tensor.extract_slice`, a strided `expand_shape`) would reach the kernel
+    without its offset and with too few bytes. This pass replaces every
+    operand of a linalg op on buffers whose layout is not the identity by a
+    new identity-layout buffer of the same shape: the view is copied into it
+    before the op (`memref.copy`, on the host) unless the op only overwrites
+    it, copied back after the op when the op writes it, and the buffer is
+    freed. A value used by several operands of one op gets one buffer. Ops
+    with dynamic shapes are left alone.
+
+    Before:
+    ```mlir
+    %v = memref.subview %a[0, 128] [450, 64] [1, 1]
+        : memref<450x256xf32> to memref<450x64xf32, strided<[256, 1], offset: 128>>
+    linalg.generic ... ins(%v : memref<450x64xf32, strided<[256, 1], offset: 128>>)
+                       outs(%o : memref<450x64xf32>)
+    ```
+    After:
+    ```mlir
+    %c = memref.alloc() : memref<450x64xf32>
+    memref.copy %v, %c : memref<450x64xf32, strided<[256, 1], offset: 128>> to memref<450x64xf32>
+    linalg.generic ... ins(%c : memref<450x64xf32>) outs(%o : memref<450x64xf32>)
+    memref.dealloc %c : memref<450x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ReductionLoopsInnermost : Pass<"amp-reduction-loops-innermost"> {
   let summary = "Move the reduction dimensions of linalg ops after their "
                 "parallel dimensions";
