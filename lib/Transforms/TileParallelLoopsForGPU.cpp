@@ -17,13 +17,20 @@ namespace amp {
 
 using namespace mlir;
 
+/// The loop dimensions gpu-map-parallel-loops maps to the x, y and z ids of
+/// the hardware; it runs the others sequentially.
+static constexpr int64_t kMappedDims = 3;
+
 /// Tile sizes for loops of `tripCounts` with at most `budget` invocations per
-/// tile: from the innermost dimension outwards, the largest divisor of the
-/// trip count that fits in what is left of the budget.
+/// tile: from the innermost mapped dimension outwards, the largest divisor of
+/// the trip count that fits in what is left of the budget. Dimensions past
+/// the mapped ones get tiles of 1 (invocations along them would run one
+/// after another anyway).
 static SmallVector<int64_t> chooseTileSizes(ArrayRef<int64_t> tripCounts,
                                             int64_t budget) {
   SmallVector<int64_t> sizes(tripCounts.size(), 1);
-  for (int64_t d = static_cast<int64_t>(tripCounts.size()) - 1; d >= 0; --d) {
+  int64_t mapped = std::min<int64_t>(tripCounts.size(), kMappedDims);
+  for (int64_t d = mapped - 1; d >= 0; --d) {
     int64_t best = 1;
     for (int64_t t = std::min(tripCounts[d], budget); t > 1; --t)
       if (tripCounts[d] % t == 0) {

@@ -53,6 +53,30 @@ func.func @divisors(%m: memref<10x6xf32>) {
 
 // -----
 
+// 4x8x8x32: only the first three dimensions become hardware ids, so the
+// budget goes to them (8, then 8, then 1 of 4); the fourth runs
+// sequentially in each invocation and gets a tile of 1.
+// CHECK-LABEL: func.func @four_dims
+// CHECK:         %[[T0:.+]] = arith.muli %{{.+}}, %c1{{(_[0-9]+)?}} : index
+// CHECK:         %[[T1:.+]] = arith.muli %{{.+}}, %c8{{(_[0-9]+)?}} : index
+// CHECK:         %[[T2:.+]] = arith.muli %{{.+}}, %c8{{(_[0-9]+)?}} : index
+// CHECK:         %[[T3:.+]] = arith.muli %{{.+}}, %c1{{(_[0-9]+)?}} : index
+// CHECK:         scf.parallel ({{.*}}) = ({{.*}}) to ({{.*}}) step (%[[T0]], %[[T1]], %[[T2]], %[[T3]])
+func.func @four_dims(%m: memref<4x8x8x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i, %j, %k, %l) = (%c0, %c0, %c0, %c0) to (%c4, %c8, %c8, %c32) step (%c1, %c1, %c1, %c1) {
+    memref.store %zero, %m[%i, %j, %k, %l] : memref<4x8x8x32xf32>
+  }
+  return
+}
+
+// -----
+
 // Dynamic bounds and already-nested loops are left alone; so is a loop
 // whose trip count (67, prime) has no divisor within the budget.
 // CHECK-LABEL: func.func @untouched

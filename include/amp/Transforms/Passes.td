@@ -332,7 +332,10 @@ def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
     gets the largest divisor of its trip count that keeps the product of
     the sizes at most `workgroup-size`, so that tiles are full and no
     invocation is idle (a prime trip count larger than the budget gets a
-    tile of 1). Loops that are already nested in a parallel loop, that
+    tile of 1). Only the first three dimensions, which
+    `gpu-map-parallel-loops` maps to the x, y and z ids, take part: the
+    others run sequentially in every invocation and get tiles of 1.
+    Loops that are already nested in a parallel loop, that
     reduce (have results), or whose bounds or steps are not constant, are
     left alone.
 
