@@ -175,6 +175,23 @@ def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
   }];
 }
 
+def ApproximateErf : Pass<"amp-approximate-erf"> {
+  let summary = "Evaluate math.erf and math.erfc with polynomial "
+                "approximations";
+  let description = [{
+    Replaces `math.erf` and `math.erfc` on f32 (scalars or vectors) by
+    upstream MLIR's rational polynomial approximations, made of `arith` ops,
+    `math.fma` and `math.exp`. For targets that have no instruction or
+    library call for them: SPIR-V for Vulkan (GLSL.std.450 has no erf), so
+    that a GELU written with erf runs in a Vulkan kernel. The upstream
+    patterns also evaluate an f16 erf in f16 and leave bf16 alone; amp's
+    pipelines extend f16 and bf16 calls to f32 before this pass.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def AttachSPIRVEntryPointABI : Pass<"amp-attach-spirv-entry-point-abi"> {
   let summary = "Give GPU kernels the SPIR-V entry point ABI of their block size";
   let description = [{
