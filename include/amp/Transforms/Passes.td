@@ -302,6 +302,20 @@ def ContiguousKernelBuffers : Pass<"amp-contiguous-kernel-buffers"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ExpandFloorCeilDiv : Pass<"amp-expand-floor-ceil-div"> {
+  let summary = "Expand rounding integer divisions into plain ones";
+  let description = [{
+    Rewrites `arith.floordivsi`, `arith.ceildivsi` and `arith.ceildivui`
+    into `arith.divsi`/`divui` with comparisons and selects (upstream
+    MLIR's patterns), for targets without such instructions: SPIR-V, where
+    the index arithmetic of a bilinear `tosa.resize` kernel otherwise fails
+    to lower ("failed to legalize operation 'arith.floordivsi'"). Other
+    `arith` ops, including the min/max ops that `arith-expand` would also
+    rewrite, are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ReductionLoopsInnermost : Pass<"amp-reduction-loops-innermost"> {
   let summary = "Move the reduction dimensions of linalg ops after their "
                 "parallel dimensions";
