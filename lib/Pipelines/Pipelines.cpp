@@ -70,6 +70,14 @@ static void buildGPUKernels(OpPassManager &pm) {
   amp::buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
   OpPassManager &func = pm.nest<func::FuncOp>();
+  // Kernels take identity-layout buffers (Vulkan's calling convention passes
+  // a buffer as a bare pointer and a size, without offset or strides):
+  // strided views are copied on the host.
+  func.addPass(amp::createContiguousKernelBuffers());
+  // One scf.parallel per kernel, with its reductions as scf.for loops inside
+  // (a reduction over a middle axis would otherwise split the parallel
+  // loops around an scf.for, which cannot be mapped to threads).
+  func.addPass(amp::createReductionLoopsInnermost());
   func.addPass(createConvertLinalgToParallelLoopsPass());
   // Workgroups (blocks) of up to 64 invocations (threads) each.
   func.addPass(amp::createTileParallelLoopsForGPU());
@@ -105,6 +113,10 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   // lowering of some, such as tanh, goes through f32 with casts that
   // convert-gpu-to-spirv cannot legalize).
   pm.nest<gpu::GPUModuleOp>().addPass(math::createMathExtendToSupportedTypes());
+  // GLSL has no erf (GELU): a polynomial in f32 instead.
+  pm.nest<gpu::GPUModuleOp>().addPass(amp::createApproximateErf());
+  // SPIR-V has no rounding integer divisions (tosa.resize's indices).
+  pm.nest<gpu::GPUModuleOp>().addPass(amp::createExpandFloorCeilDiv());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
   // 32-bit indices (the default), memory spaces mapped to storage classes.
   pm.addPass(createConvertGPUToSPIRVPass());
