@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -33,7 +34,7 @@ void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
   func.addPass(createConvertElementwiseToLinalgPass());
   func.addPass(amp::createDecomposeAggregates());
   func.addPass(createLinalgGeneralizeNamedOpsPass());
-  func.addPass(createLinalgElementwiseOpFusionPass());
+  func.addPass(amp::createFuseElementwise());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
 }
@@ -43,11 +44,24 @@ static void bufferize(OpPassManager &pm);
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
+  // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
+  // moved; ops the vectorizer cannot take become scalar loops.
+  pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
+  pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+  // Temporaries are freed when they die (results are owned by the caller).
+  pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // Reductions along the vector dimension: one vector.reduction per tile.
+  pm.nest<func::FuncOp>().addPass(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerReduction));
+  // n-d transfers (of tiles that keep more than one dimension) become loops
+  // of 1-d ones, which LLVM loads and stores as vectors.
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   // Math ops LLVM has no lowering for (math.erf from tosa.erf) become libm
   // calls; everything else was lowered above.

@@ -71,8 +71,12 @@ def TestCountCastKernels : Pass<"amp-test-count-cast-kernels"> {
   let description = [{
     Prints `cast-only kernels: N of M` for the op it runs on: M structured
     linalg ops, N of them doing nothing but `arith.extf`/`arith.truncf` on
-    their inputs. After amp's kernel fusion every cast should live in the
-    kernel of its producer or consumer.
+    their inputs, followed by `(and K that feed reductions ...)`: the
+    cast-only kernels read only by reductions that would evaluate a fused
+    cast several times per element (a matmul's operands), which
+    amp-fuse-elementwise keeps apart on purpose. After amp's kernel fusion
+    every other cast should live in the kernel of its producer or
+    consumer.
   }];
 }
 

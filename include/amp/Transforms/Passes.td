@@ -392,4 +392,112 @@ def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def FreeTemporaries : Pass<"amp-free-temporaries", "::mlir::ModuleOp"> {
+  let summary = "Free a function's bufferized temporaries where it frees "
+                "none itself";
+  let description = [{
+    One-shot bufferization allocates temporaries it never frees, so each
+    call of a lowered function would leak them. On each function that
+    contains no `memref.dealloc` of its own, this pass runs MLIR's buffer
+    deallocation passes (`ownership-based-buffer-deallocation` and the
+    passes that simplify its results; `bufferization-lower-deallocations`
+    then runs on the module, where it may add the helper function it
+    needs, and `convert-bufferization-to-memref` turns the clones made for
+    buffers that control flow yields into copies), which free every buffer
+    once it is dead and leave the buffers a function returns to its
+    caller. A function that frees memory itself manages its buffers by
+    hand, which that pipeline does not accept; it is left as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def FuseElementwise : Pass<"amp-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers unless "
+                "that recomputes them";
+  let description = [{
+    Linalg's elementwise fusion with a cost rule for amp's kernels: a
+    producer (typically a cast made by mixed-precision) is fused into its
+    only consumer, where it costs one evaluation per element the consumer
+    reads instead of a round trip through memory, *except* when the
+    consumer reduces and reads the producer's result through an indexing
+    map that is not a permutation of its loops. Such a consumer (a matmul
+    reading `A[i, k]` in loops `(i, j, k)`, a convolution reading its input
+    through a window) would evaluate the producer once per iteration of the
+    loops the map ignores: a cast fused into a 512^3 matmul runs 512 times
+    per element. The producer then stays a kernel of its own, which writes
+    its result once (in the low type, half the bytes of f32).
+
+    Also applies what upstream's `linalg-fuse-elementwise-ops` applies with
+    it: reshapes folded by expansion, constant folding of linalg ops and the
+    canonicalizations of the ops involved.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
+  let summary = "Tile linalg ops on buffers to vector-sized tiles and "
+                "vectorize them";
+  let description = [{
+    Makes amp's CPU kernels move data in vectors, so that a buffer stored in
+    f16 or bf16 costs half the memory traffic of f32. It runs after
+    bufferization: each linalg op on memrefs with static loop ranges that
+    the linalg vectorizer accepts is tiled with `scf.for` loops: one loop
+    dimension, the *vector dimension*, gets tiles of `vector-size` elements
+    (or the largest power of two below it that divides its range), every
+    other dimension tiles of 1. The tiles are then vectorized into
+    `vector.transfer_read`/`transfer_write` and vector arithmetic, leading
+    unit dimensions are dropped from the vectors, transfers on subviews are
+    folded into transfers on the viewed buffers, and an accumulator that a
+    loop reads and writes at the same place (a matmul tile's, along k) is
+    kept in registers across the loop.
+
+    The vector dimension is the loop dimension that is the innermost
+    (contiguous) index of the most data: for each operand whose indexing
+    map ends in a plain loop dimension, that dimension is credited with the
+    operand's number of elements. Dimensions whose range has no power-of-two
+    divisor of at least 2 within `vector-size` cannot be vector dimensions.
+    Left as they are (to become scalar loops, which LLVM's loop vectorizer
+    may still vectorize) are ops with none, with dynamic loop ranges, that
+    the vectorizer rejects, whose vector dimension is a reduction (each
+    tile would be reduced across its lanes; as loops, LLVM keeps vectors of
+    partial sums instead), and ops on `i1` buffers (a memref stores a byte
+    per `i1`, a vector of `i1` is packed bits).
+
+    Every element type gets the same number of lanes, so that an f16
+    program and its f32 original run the same loops and differ only in the
+    bytes they move.
+
+    Before (`vector-size=16`):
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<64x256xf16>) outs(%y : memref<64x256xf16>) {...}
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c64 step %c1 {
+      scf.for %j = %c0 to %c256 step %c16 {
+        %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]}
+            : memref<64x256xf16>, vector<16xf16>
+        ... vector arithmetic ...
+        vector.transfer_write %w, %y[%i, %j] {in_bounds = [true]}
+            : vector<16xf16>, memref<64x256xf16>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorSize", "vector-size", "int64_t", /*default=*/"16",
+           "Lanes of the vectors (elements, whatever their type)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,32 @@
+//===- FuseElementwise.h - Elementwise fusion without recomputation C++ -*-===//
+
+#ifndef AMP_TRANSFORMS_FUSEELEMENTWISE_H
+#define AMP_TRANSFORMS_FUSEELEMENTWISE_H
+
+namespace mlir {
+class OpOperand;
+class RewritePatternSet;
+namespace amp {
+
+/// Whether fusing the producer of `operand` into the linalg op that owns it
+/// would evaluate the producer more than once per element of that op's
+/// output: the op reduces and reads `operand` through a map that is not a
+/// permutation of its loops.
+bool fusionRecomputes(OpOperand *operand);
+
+/// Whether the producer of `fusedOperand` may be fused into the linalg op
+/// that owns it: the producer has no other use, and fusing it does not
+/// evaluate it more than once per element of the consumer's output (it
+/// would when the consumer reduces and reads it through a map that is not
+/// a permutation of the consumer's loops).
+bool shouldFuseElementwise(OpOperand *fusedOperand);
+
+/// Elementwise fusion under shouldFuseElementwise, reshape folding by
+/// expansion, constant folding of linalg ops and the canonicalizations of
+/// the ops involved (see the amp-fuse-elementwise pass).
+void populateAmpElementwiseFusionPatterns(RewritePatternSet &patterns);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TRANSFORMS_FUSEELEMENTWISE_H

@@ -1,0 +1,116 @@
+// amp-fuse-elementwise fuses an elementwise producer (here the casts that
+// mixed-precision makes) into its only consumer, except into a consumer
+// that reduces and reads it through a map that is not a permutation of its
+// loops, which would evaluate it once per iteration of the loops the map
+// ignores (a matmul's cast of A once per column of B).
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-fuse-elementwise))' | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// The casts of a matmul's operands stay kernels of their own, written once
+// in f16; the matmul reads f16.
+// CHECK-LABEL: func.func @matmul_operands
+// CHECK:         %[[A:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<8x64xf32>) outs(%{{.+}} : tensor<8x64xf16>)
+// CHECK:           arith.truncf
+// CHECK:         %[[B:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<64x32xf32>) outs(%{{.+}} : tensor<64x32xf16>)
+// CHECK:           arith.truncf
+// CHECK:         linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[A]], %[[B]] : tensor<8x64xf16>, tensor<64x32xf16>)
+// CHECK-NOT:       arith.truncf
+// The cast of its result (an elementwise consumer) does fuse: it reads the
+// matmul once per element.
+// CHECK:         %[[R:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<8x32xf16>)
+// CHECK:           arith.truncf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[R]]
+func.func @matmul_operands(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %acc: tensor<8x32xf32>) -> tensor<8x32xf16> {
+  %ea = tensor.empty() : tensor<8x64xf16>
+  %a16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x64xf32>) outs(%ea : tensor<8x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<8x64xf16>
+  %eb = tensor.empty() : tensor<64x32xf16>
+  %b16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<64x32xf32>) outs(%eb : tensor<64x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x32xf16>
+  %m = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a16, %b16 : tensor<8x64xf16>, tensor<64x32xf16>) outs(%acc : tensor<8x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %s: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %r = arith.addf %s, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  %er = tensor.empty() : tensor<8x32xf16>
+  %r16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x32xf32>) outs(%er : tensor<8x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<8x32xf16>
+  return %r16 : tensor<8x32xf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// A reduction that reads each element once (an identity map): the cast
+// fuses into it.
+// CHECK-LABEL: func.func @row_sum_operand
+// CHECK:         linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.+}} : tensor<4x64xf16>)
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+func.func @row_sum_operand(%x: tensor<4x64xf16>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %x32 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf16>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %t = arith.extf %v : f16 to f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x32 : tensor<4x64xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// An elementwise consumer that broadcasts its operand (a bias) evaluates
+// the fused cast once per output element at most: it fuses.
+// CHECK-LABEL: func.func @broadcast_operand
+// CHECK:         linalg.generic
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+func.func @broadcast_operand(%x: tensor<4x64xf32>, %bias: tensor<64xf16>) -> tensor<4x64xf32> {
+  %e1 = tensor.empty() : tensor<64xf32>
+  %b32 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%bias : tensor<64xf16>) outs(%e1 : tensor<64xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %t = arith.extf %v : f16 to f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b32 : tensor<4x64xf32>, tensor<64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}

@@ -1,0 +1,155 @@
+// amp-vectorize-for-cpu tiles each linalg op on buffers with static loop
+// ranges to tiles of one element in every loop dimension but the vector
+// dimension (the innermost index of the most data), which gets
+// `vector-size` lanes or the largest power of two below it that divides its
+// range, and vectorizes the tiles into 1-d vectors. Reductions along the
+// vector dimension, dynamic ranges and ranges without a power-of-two
+// divisor are left to the scalar loops.
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-vectorize-for-cpu,canonicalize))' | FileCheck %s
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-vectorize-for-cpu{vector-size=8},canonicalize))' | FileCheck %s --check-prefix=VS8
+// RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-vectorize-for-cpu{vector-size=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: vector-size must be in [2, 1024], got 1
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// An elementwise kernel in f16: rows of 16 lanes, read, computed and
+// written as vector<16xf16> (half the bytes of f32 per vector).
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c4 step %c1
+// CHECK-NEXT:      scf.for %[[J:.+]] = %c0 to %c64 step %c16
+// CHECK-NEXT:        %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[J]]], %{{.+}} {in_bounds = [true]} : memref<4x64xf16>, vector<16xf16>
+// CHECK-NEXT:        %[[B:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[J]]], %{{.+}} {in_bounds = [true]} : memref<4x64xf16>, vector<16xf16>
+// CHECK-NEXT:        %[[S:.+]] = arith.addf %[[A]], %[[B]] : vector<16xf16>
+// CHECK-NEXT:        vector.transfer_write %[[S]], %{{.+}}[%[[I]], %[[J]]] {in_bounds = [true]} : vector<16xf16>, memref<4x64xf16>
+// CHECK-NOT:     linalg.generic
+// VS8-LABEL: func.func @elementwise
+// VS8:           scf.for %{{.+}} = %c0 to %c64 step %c8
+// VS8:             vector.transfer_read {{.+}} : memref<4x64xf16>, vector<8xf16>
+func.func @elementwise(%a: memref<4x64xf16>, %b: memref<4x64xf16>, %c: memref<4x64xf16>) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<4x64xf16>, memref<4x64xf16>) outs(%c : memref<4x64xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// A matmul with f16 operands and an f32 accumulator: the vector dimension
+// is j (the innermost index of B and C), the k loop is innermost and keeps
+// the accumulator tile in a vector register (read before it, written after
+// it); A[i, k] is broadcast.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @matmul
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c8 step %c1
+// CHECK-NEXT:      scf.for %[[J:.+]] = %c0 to %c32 step %c16
+// CHECK-NEXT:        %[[ACC0:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[J]]]{{.*}} : memref<8x32xf32>, vector<16xf32>
+// CHECK-NEXT:        %[[ACC:.+]] = scf.for %[[K:.+]] = %c0 to %c64 step %c1 iter_args(%[[X:.+]] = %[[ACC0]]) -> (vector<16xf32>)
+// CHECK-DAG:           vector.transfer_read %{{.+}}[%[[I]], %[[K]]]{{.*}} : memref<8x64xf16>, vector<{{(16x)?}}f16>
+// CHECK-DAG:           vector.transfer_read %{{.+}}[%[[K]], %[[J]]]{{.*}} : memref<64x32xf16>, vector<16xf16>
+// CHECK:               arith.extf %{{.+}} : vector<16xf16> to vector<16xf32>
+// CHECK:               arith.mulf %{{.+}} : vector<16xf32>
+// CHECK:               arith.addf
+// CHECK:               scf.yield
+// CHECK:             vector.transfer_write %[[ACC]], %{{.+}}[%[[I]], %[[J]]] {in_bounds = [true]} : vector<16xf32>, memref<8x32xf32>
+func.func @matmul(%a: memref<8x64xf16>, %b: memref<64x32xf16>, %c: memref<8x32xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x64xf16>, memref<64x32xf16>) outs(%c : memref<8x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A sum along rows reduces along its innermost (vector) dimension: left to
+// the scalar loops.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+func.func @row_sum(%x: memref<4x64xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// 12 columns: tiles of 4 lanes (the largest power of two dividing 12);
+// 7 columns: no tile of at least 2 divides them, the op is left alone; a
+// dynamic range too.
+// CHECK-LABEL: func.func @ranges
+// CHECK:         scf.for %{{.+}} = %c0 to %c12 step %c4
+// CHECK:           vector.transfer_write {{.+}} : vector<4xf32>, memref<3x12xf32>
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : memref<3x7xf32>)
+// CHECK:         linalg.generic {{.+}} outs(%{{.+}} : memref<?x16xf32>)
+func.func @ranges(%a: memref<3x12xf32>, %b: memref<3x7xf32>, %c: memref<?x16xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%a : memref<3x12xf32>)
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%b : memref<3x7xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %one : f32
+  }
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%c : memref<?x16xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %one : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// Ops on tensors are left to bufferization first.
+// CHECK-LABEL: func.func @tensors
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+func.func @tensors(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x64xf32>) outs(%a : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// A select on a mask: memref<...xi1> holds a byte per element, a vector<16xi1>
+// would be 16 bits, so the op stays scalar (its f32 neighbour is vectorized).
+// CHECK-LABEL: func.func @booleans
+// CHECK-NOT:     vector<{{.*}}xi1>
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : memref<4x64xi1>, memref<4x64xf32>)
+// CHECK:         vector.transfer_write {{.+}} : vector<16xf32>, memref<4x64xf32>
+func.func @booleans(%m: memref<4x64xi1>, %a: memref<4x64xf32>, %c: memref<4x64xf32>) {
+  %big = arith.constant -1.0e4 : f32
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %a : memref<4x64xi1>, memref<4x64xf32>) outs(%c : memref<4x64xf32>) {
+  ^bb0(%k: i1, %x: f32, %o: f32):
+    %s = arith.select %k, %x, %big : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<4x64xf32>) outs(%c : memref<4x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
