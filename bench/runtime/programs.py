@@ -22,6 +22,21 @@ def chain(rows, cols):
 """
 
 
+def axpy_relu(rows, cols):
+    """relu(a * b + a): 2 reads and 1 write per element and no
+    transcendental, so its time is the bytes it moves."""
+    t = "tensor<%dx%dxf32>" % (rows, cols)
+    return f"""func.func @axpy_relu(%a: {t}, %b: {t}) -> {t} {{
+  %e = tensor.empty() : {t}
+  %zero = arith.constant dense<0.0> : {t}
+  %0 = linalg.mul ins(%a, %b : {t}, {t}) outs(%e : {t}) -> {t}
+  %1 = linalg.add ins(%0, %a : {t}, {t}) outs(%e : {t}) -> {t}
+  %2 = linalg.max ins(%1, %zero : {t}, {t}) outs(%e : {t}) -> {t}
+  return %2 : {t}
+}}
+"""
+
+
 def softmax(rows, cols):
     """linalg.softmax along rows: max, exp, sum, divide."""
     t = "tensor<%dx%dxf32>" % (rows, cols)
@@ -47,9 +62,10 @@ def matmul(n):
 
 
 def default_programs():
-    """(name, entry, kind, mlir) of the benchmark: 4M-element
-    bandwidth-bound programs and a 512^3 matmul."""
+    """(name, entry, kind, mlir) of the benchmark: bandwidth-bound programs
+    (16M and 4M elements) and a 512^3 matmul."""
     return [
+        ("axpy-relu 4096x4096", "axpy_relu", "bandwidth", axpy_relu(4096, 4096)),
         ("chain 2048x2048", "chain", "bandwidth", chain(2048, 2048)),
         ("softmax 2048x2048", "softmax", "bandwidth", softmax(2048, 2048)),
         ("matmul 512^3", "matmul", "compute", matmul(512)),

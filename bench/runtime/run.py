@@ -4,7 +4,9 @@
 For each program of programs.py (bandwidth-bound: an elementwise chain and a
 softmax on 4M elements; compute-bound: a 512^3 matmul) this converts the f32
 function with `amp-opt -p 'builtin.module(mixed-precision{precision=P})'`
-for P in f16 and bf16, runs all three with `amp-run --repeat N` on each
+for P in f16 and bf16, once keeping the f32 signature (the default) and
+once with `keep-io-types=false` (f16/bf16 arguments and results), runs all
+five with `amp-run --repeat N` on each
 backend (cpu, and vulkan when a Vulkan device is present) on the same seeded
 inputs, and reports the min and median time of a call (the whole function,
 allocating its result and temporaries included) and the largest error of
@@ -87,69 +89,76 @@ def main():
             source = os.path.join(work, entry + ".mlir")
             with open(source, "w") as f:
                 f.write(text)
-            variants = {"f32": source}
-            for low in ("f16", "bf16"):
-                variants[low] = os.path.join(work, "%s-%s.mlir" % (entry, low))
-                run([amp_opt, source, "-p",
-                     "builtin.module(mixed-precision{precision=%s})" % low,
-                     "-o", variants[low]])
             inputs = os.path.join(work, entry + "-inputs")
             reference = os.path.join(work, entry + "-f32.npy")
             # The f32 CPU result is the reference of every run.
             run([amp_run, source, "--entry=" + entry, "--seed=1",
                  "--save-inputs=" + inputs, "--output=" + reference])
-            input_files = ",".join(
-                os.path.join(inputs, f) for f in sorted(
-                    os.listdir(inputs), key=lambda f: int(f[3:-4])))
+            f32_inputs = [os.path.join(inputs, f) for f in sorted(
+                os.listdir(inputs), key=lambda f: int(f[3:-4]))]
+            # (precision, signature, program): f32; f16/bf16 inside an f32
+            # signature (mixed-precision's default); f16/bf16 in the
+            # signature too (keep-io-types=false), which amp-run's
+            # --cast-inputs gives the same inputs rounded.
+            variants = [("f32", "f32", source)]
+            for io in ("f32", "low"):
+                for low in ("f16", "bf16"):
+                    path = os.path.join(work, "%s-%s-%s.mlir" % (entry, low, io))
+                    options = "precision=%s" % low
+                    if io == "low":
+                        options += " keep-io-types=false"
+                    run([amp_opt, source, "-p",
+                         "builtin.module(mixed-precision{%s})" % options,
+                         "-o", path])
+                    variants.append((low, low if io == "low" else "f32", path))
             for backend in backends:
-                row = [name, kind, backend]
-                for precision, path in variants.items():
+                base = None
+                for precision, signature, path in variants:
                     try:
                         output = run([amp_run, path, "--entry=" + entry,
                                       "--backend=" + backend,
-                                      "--input=" + input_files,
+                                      "--input=" + ",".join(f32_inputs),
+                                      "--cast-inputs",
                                       "--repeat=%d" % args.repeat,
                                       "--compare=" + reference,
                                       "--rtol=0", "--atol=1e30"])
+                        low, median = map(float, TIME.search(output).groups())
+                        error = float(ERROR.search(output).group(1))
+                        result = (low, median, error)
+                        print("%-18s %-7s %-5s %-5s min %9.3f ms  median %9.3f "
+                              "ms  max_abs_err %.2e" % (name, backend, precision,
+                                                        signature, low, median,
+                                                        error), flush=True)
                     except RuntimeError as failure:
                         # Reported in the table, with amp-run's message.
                         reason = [l for l in str(failure).splitlines()
                                   if l.startswith("amp-run:")] or ["failed"]
-                        print("%-18s %-7s %-5s %s" % (name, backend, precision,
-                                                      reason[-1]), flush=True)
-                        row.append(None)
-                        continue
-                    low, median = map(float, TIME.search(output).groups())
-                    error = float(ERROR.search(output).group(1))
-                    row.append((low, median, error))
-                    print("%-18s %-7s %-5s min %9.3f ms  median %9.3f ms  "
-                          "max_abs_err %.2e" % (name, backend, precision, low,
-                                                median, error), flush=True)
-                rows.append(row)
+                        print("%-18s %-7s %-5s %-5s %s" % (
+                            name, backend, precision, signature, reason[-1]),
+                            flush=True)
+                        result = None
+                    if precision == "f32":
+                        base = result
+                    rows.append((name, kind, backend, precision, signature,
+                                 result, base))
 
-    header = ("| program | bound | backend | f32 (ms) | f16 (ms) | bf16 (ms) "
-              "| f16 speed-up | bf16 speed-up | f16 max abs err "
-              "| bf16 max abs err |\n"
-              "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+    header = ("| program | bound | backend | precision | signature | time (ms) "
+              "| speed-up | max abs err |\n"
+              "|---|---|---|---|---|---:|---:|---:|\n")
     lines = []
-    def speedup(base, other):
-        return "%.2fx" % (base[0] / other[0]) if base and other else "-"
-
-    def error(value):
-        return "%.1e" % value[2] if value else "-"
-
-    for name, kind, backend, f32, f16, bf16 in rows:
-        cells = ["%.1f / %.1f" % (v[0], v[1]) if v else "fails"
-                 for v in (f32, f16, bf16)]
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, kind, backend, *cells, speedup(f32, f16), speedup(f32, bf16),
-            error(f16), error(bf16)))
+    for name, kind, backend, precision, signature, result, base in rows:
+        time = "%.1f / %.1f" % result[:2] if result else "fails"
+        speedup = "%.2fx" % (base[0] / result[0]) if base and result else "-"
+        error = "%.1e" % result[2] if result else "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, kind, backend, precision, signature, time, speedup, error))
     table = ("Measured on: %s. Times are min / median of `amp-run --repeat %d` "
              "calls (the whole function: allocation of its buffers included); "
-             "speed-ups compare the mins; inputs seeded; errors are against "
-             "f32 on the CPU; \"fails\": amp-run could not lower or run the "
-             "program on that backend.\n\n" % (machine(), args.repeat)) + header + \
-        "\n".join(lines) + "\n"
+             "speed-ups compare the mins with f32 on the same backend; inputs "
+             "seeded, and rounded to the signature's type where it is f16 or "
+             "bf16; errors are against f32 on the CPU; \"fails\": amp-run "
+             "could not lower or run the program on that backend.\n\n" % (
+                 machine(), args.repeat)) + header + "\n".join(lines) + "\n"
     print()
     print(table)
     if args.markdown:

@@ -29,6 +29,13 @@ void HostTensor::setFromDouble(int64_t index, double value) {
                   value);
 }
 
+HostTensor HostTensor::convertTo(ElementKind newKind) const {
+  HostTensor converted(newKind, shape);
+  for (int64_t i = 0, e = getNumElements(); i < e; ++i)
+    converted.setFromDouble(i, getAsDouble(i));
+  return converted;
+}
+
 std::string HostTensor::getTypeString() const {
   std::string text = formatShape(shape);
   if (!text.empty())

@@ -24,6 +24,16 @@
 // RUN: FileCheck %s --check-prefix=IR -DLOW=bf16 < %t/bf16.mlir
 // RUN: amp-run %t/bf16.mlir --entry=chain %{inputs} --compare=%t/f32.npy --rtol=0 --atol=4.7e-2 | FileCheck %s --check-prefix=OK
 //
+// With f16/bf16 arguments and results (keep-io-types=false) on the same
+// inputs, rounded by amp-run --cast-inputs: the kernels read and write
+// 16-bit buffers; inputs and result are rounded where the f32-signature
+// conversion rounds them inside, so the same bounds hold.
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false})' -o %t/f16io.mlir
+// RUN: amp-run %t/f16io.mlir --entry=chain %{inputs} --cast-inputs --compare=%t/f32.npy --rtol=0 --atol=5.9e-3 | FileCheck %s --check-prefix=OKIO -DLOW=f16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 keep-io-types=false})' -o %t/bf16io.mlir
+// RUN: amp-run %t/bf16io.mlir --entry=chain %{inputs} --cast-inputs --compare=%t/f32.npy --rtol=0 --atol=4.7e-2 | FileCheck %s --check-prefix=OKIO -DLOW=bf16
+// OKIO: compare result 0 (64x256x[[LOW]]) with '{{.*}}f32.npy': max_abs_err={{.*}} out_of_tolerance=0/16384 {{.*}} OK
+//
 // The converted runs differ from f32 by more than u/4 somewhere (a run
 // that stayed in f32 would differ by nothing: same inputs, same ops):
 // RUN: not amp-run %t/f16.mlir --entry=chain %{inputs} --compare=%t/f32.npy --rtol=0 --atol=1.2e-4 2>&1 | FileCheck %s --check-prefix=LOW

@@ -24,6 +24,17 @@
 // RUN: FileCheck %s --check-prefix=IR -DLOW=bf16 < %t/bf16.mlir
 // RUN: amp-run %t/bf16.mlir --entry=matmul %{inputs} --compare=%t/f32.npy --rtol=0 --atol=9.4e-2 | FileCheck %s --check-prefix=OK
 //
+// With f16/bf16 arguments (keep-io-types=false) on the same inputs,
+// rounded by amp-run --cast-inputs: the matmul reads the 16-bit buffers
+// directly; the operands are rounded where the f32-signature conversion
+// rounds them inside, so the same bounds hold. The result is the f32
+// accumulator.
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false})' -o %t/f16io.mlir
+// RUN: amp-run %t/f16io.mlir --entry=matmul %{inputs} --cast-inputs --compare=%t/f32.npy --rtol=0 --atol=1.2e-2 | FileCheck %s --check-prefix=OKIO
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 keep-io-types=false})' -o %t/bf16io.mlir
+// RUN: amp-run %t/bf16io.mlir --entry=matmul %{inputs} --cast-inputs --compare=%t/f32.npy --rtol=0 --atol=9.4e-2 | FileCheck %s --check-prefix=OKIO
+// OKIO: compare result 0 (64x64xf32) with '{{.*}}f32.npy': max_abs_err={{.*}} out_of_tolerance=0/4096 {{.*}} OK
+//
 // The converted runs differ from f32 by more than u/2 somewhere (an f32
 // run would differ by ~1e-6):
 // RUN: not amp-run %t/f16.mlir --entry=matmul %{inputs} --compare=%t/f32.npy --rtol=0 --atol=2.4e-4 2>&1 | FileCheck %s --check-prefix=LOW

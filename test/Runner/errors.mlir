@@ -2,7 +2,7 @@
 // wrong and a non-zero exit status, never a crash.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import numpy as np; np.save('%t/f32_2x3.npy', np.ones((2, 3), '<f4')); np.save('%t/f32_3x2.npy', np.ones((3, 2), '<f4')); np.save('%t/f32_6.npy', np.ones(6, '<f4')); np.save('%t/f16_2x3.npy', np.ones((2, 3), '<f2')); np.save('%t/c64.npy', np.ones((2, 3), '<c8')); np.save('%t/big.npy', np.ones((2, 3), '>f4')); np.save('%t/fortran.npy', np.asfortranarray(np.ones((2, 3), '<f4')))"
+// RUN: %python -c "import numpy as np; np.save('%t/f32_2x3.npy', np.ones((2, 3), '<f4')); np.save('%t/f32_3x2.npy', np.ones((3, 2), '<f4')); np.save('%t/f32_6.npy', np.ones(6, '<f4')); np.save('%t/f16_2x3.npy', np.ones((2, 3), '<f2')); np.save('%t/i32_2x3.npy', np.ones((2, 3), '<i4')); np.save('%t/c64.npy', np.ones((2, 3), '<c8')); np.save('%t/big.npy', np.ones((2, 3), '>f4')); np.save('%t/fortran.npy', np.asfortranarray(np.ones((2, 3), '<f4')))"
 // RUN: echo "not numpy" > %t/text.npy
 //
 // The command line.
@@ -38,7 +38,10 @@
 // RUN: not amp-run %s --entry=add --input=%t/f32_6.npy,%t/f32_2x3.npy 2>&1 | FileCheck %s --check-prefix=RANK
 // RANK: amp-run: @add argument 0 (tensor<2x3xf32>): '{{.*}}f32_6.npy' has shape (6), rank 1, expected rank 2
 // RUN: not amp-run %s --entry=add --input=%t/f32_2x3.npy,%t/f16_2x3.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
-// DTYPE: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}f16_2x3.npy' holds '<f2' (float16) data, expected '<f4' (float32)
+// DTYPE: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}f16_2x3.npy' holds '<f2' (float16) data, expected '<f4' (float32) (--cast-inputs converts it)
+// --cast-inputs converts floats only.
+// RUN: not amp-run %s --entry=add --cast-inputs --input=%t/f32_2x3.npy,%t/i32_2x3.npy 2>&1 | FileCheck %s --check-prefix=NOCAST
+// NOCAST: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}i32_2x3.npy' holds '<i4' (int32) data, expected '<f4' (float32){{$}}
 // RUN: not amp-run %s --entry=dyn --seed=1 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: amp-run: @dyn argument 0 (tensor<?xf32>) has dynamic sizes: give its values with --input=FILE.npy
 //

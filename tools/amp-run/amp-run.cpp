@@ -1,7 +1,7 @@
 //===- amp-run.cpp - Run a function of an MLIR file on a backend ----------===//
 //
 // amp-run FILE.mlir --entry=NAME [--backend=cpu|vulkan|cuda]
-//         [--input=a.npy ... | --seed=N] [--save-inputs=DIR]
+//         [--input=a.npy ... [--cast-inputs] | --seed=N] [--save-inputs=DIR]
 //         [--output=r.npy ...] [--repeat=N]
 //         [--compare=ref.npy ... --rtol=R --atol=A]
 //
@@ -59,6 +59,12 @@ static cl::opt<std::string>
 static cl::list<std::string>
     inputs("input", cl::desc("A .npy file per argument, in order"),
            cl::value_desc("file.npy"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> castInputs(
+    "cast-inputs",
+    cl::desc("Convert --input files of another float dtype to the float "
+             "type of their argument (rounding to nearest even): f32 data "
+             "for a function with f16 or bf16 arguments"),
+    cl::init(false), cl::cat(category));
 static cl::opt<uint64_t>
     seed("seed",
          cl::desc("Seed of the generated inputs (used when no --input is "
@@ -216,8 +222,15 @@ int main(int argc, char **argv) {
     auto read = readNpy(inputs[i]);
     if (!read)
       return error(read.takeError());
+    ElementKind expected = signature->arguments[i].kind;
+    bool convertible = read->getElementKind() != expected &&
+                       isFloatKind(read->getElementKind()) &&
+                       isFloatKind(expected);
+    if (castInputs && convertible)
+      *read = read->convertTo(expected);
     if (llvm::Error err = checkArgument(*signature, i, *read, inputs[i]))
-      return error(std::move(err));
+      return error(toString(std::move(err)) +
+                   (convertible ? " (--cast-inputs converts it)" : ""));
     arguments.push_back(std::move(*read));
   }
   if (!saveInputs.empty()) {

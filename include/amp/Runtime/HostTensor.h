@@ -39,6 +39,10 @@ public:
   double getAsDouble(int64_t index) const;
   void setFromDouble(int64_t index, double value);
 
+  /// A copy with elements of `kind`, each converted as setFromDouble does
+  /// (floats rounded to nearest even; f64 data to f16 is rounded twice).
+  HostTensor convertTo(ElementKind kind) const;
+
   /// "4x8xf16", or "f16" for rank 0.
   std::string getTypeString() const;
 

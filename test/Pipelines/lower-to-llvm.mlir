@@ -1,0 +1,48 @@
+// amp-lower-to-llvm after mixed-precision: kernels load, compute and store
+// vectors of 16 lanes, so f16 buffers move 32-byte vectors where f32 ones
+// move 64-byte vectors; the temporaries a function allocates are freed
+// before it returns (its result is the caller's).
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO32
+
+// With f16 arguments and results the elementwise chain is one kernel on f16
+// vectors (x86 has f16c conversions; LLVM widens the arithmetic itself).
+// IO16-LABEL: llvm.func @chain
+// IO16:         llvm.load {{.+}} -> vector<16xf16>
+// IO16:         llvm.load {{.+}} -> vector<16xf16>
+// IO16:         llvm.fadd {{.+}} : vector<16xf16>
+// IO16:         llvm.fmul {{.+}} : vector<16xf16>
+// IO16:         llvm.store {{.+}} : vector<16xf16>, !llvm.ptr
+// IO16-NOT:     llvm.call @free
+// IO16:         llvm.return
+func.func @chain(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %0 = linalg.add ins(%a, %b : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %1 = linalg.mul ins(%0, %a : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %1 : tensor<64x256xf32>
+}
+
+// With f32 arguments each operand is rounded to f16 once, by a vectorized
+// kernel of its own that writes a temporary; the matmul reads rows of B in
+// f16 vectors and keeps a row of 16 f32 accumulators in registers along k
+// (a block argument of the k loop); both temporaries are freed.
+// IO32-LABEL: llvm.func @matmul
+// IO32:         %[[A16:.+]] = llvm.call @malloc
+// IO32:         %[[B16:.+]] = llvm.call @malloc
+// IO32:         llvm.fptrunc {{.+}} : vector<16xf32> to vector<16xf16>
+// IO32:         llvm.store {{.+}} : vector<16xf16>, !llvm.ptr
+// IO32:         llvm.fptrunc {{.+}} : vector<16xf32> to vector<16xf16>
+// IO32:         llvm.store {{.+}} : vector<16xf16>, !llvm.ptr
+// IO32:       ^bb{{[0-9]+}}(%{{.+}}: i64, %{{.+}}: vector<16xf32>):
+// IO32:         llvm.load {{.+}} -> vector<16xf16>
+// IO32:         llvm.fpext {{.+}} : vector<16xf16> to vector<16xf32>
+// IO32-DAG:     llvm.call @free(%[[A16]])
+// IO32-DAG:     llvm.call @free(%[[B16]])
+// IO32:         llvm.return
+func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
