@@ -41,6 +41,14 @@ void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
 
 static void bufferize(OpPassManager &pm);
 
+/// amp-approximate-math for `functions`.
+static std::unique_ptr<Pass>
+approximateMath(std::initializer_list<const char *> functions) {
+  amp::ApproximateMathOptions options;
+  options.functions.assign(functions.begin(), functions.end());
+  return amp::createApproximateMath(options);
+}
+
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
@@ -51,6 +59,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // tanh, exp and log as vector code (LLVM would call libm per element).
+  pm.nest<func::FuncOp>().addPass(approximateMath({"tanh", "exp", "log"}));
   // Reductions along the vector dimension: one vector.reduction per tile.
   pm.nest<func::FuncOp>().addPass(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerReduction));
@@ -128,7 +138,7 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   // convert-gpu-to-spirv cannot legalize).
   pm.nest<gpu::GPUModuleOp>().addPass(math::createMathExtendToSupportedTypes());
   // GLSL has no erf (GELU): a polynomial in f32 instead.
-  pm.nest<gpu::GPUModuleOp>().addPass(amp::createApproximateErf());
+  pm.nest<gpu::GPUModuleOp>().addPass(approximateMath({"erf", "erfc"}));
   // SPIR-V has no rounding integer divisions (tosa.resize's indices).
   pm.nest<gpu::GPUModuleOp>().addPass(amp::createExpandFloorCeilDiv());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());

@@ -1,5 +1,5 @@
 // amp-run's Vulkan backend evaluates tosa.erf (math.erf, GELU's function),
-// which SPIR-V's GLSL instructions lack, with amp-approximate-erf's
+// which SPIR-V's GLSL instructions lack, with amp-approximate-math's
 // polynomial, on arguments covering [-6, 6) (every interval of the
 // approximation, and the saturation at +-1). The CPU backend calls libm's
 // erf; the polynomial agrees with it to 2 f32 units in the last place

@@ -175,18 +175,29 @@ def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
   }];
 }
 
-def ApproximateErf : Pass<"amp-approximate-erf"> {
-  let summary = "Evaluate math.erf and math.erfc with polynomial "
-                "approximations";
+def ApproximateMath : Pass<"amp-approximate-math"> {
+  let summary = "Evaluate math functions with polynomial approximations";
   let description = [{
-    Replaces `math.erf` and `math.erfc` on f32 (scalars or vectors) by
-    upstream MLIR's rational polynomial approximations, made of `arith` ops,
-    `math.fma` and `math.exp`. For targets that have no instruction or
-    library call for them: SPIR-V for Vulkan (GLSL.std.450 has no erf), so
-    that a GELU written with erf runs in a Vulkan kernel. The upstream
-    patterns also evaluate an f16 erf in f16 and leave bf16 alone; amp's
-    pipelines extend f16 and bf16 calls to f32 before this pass.
+    Replaces the `math` ops named in `functions` by upstream MLIR's
+    polynomial (or rational) approximations, made of `arith` ops,
+    `math.fma` and bit manipulations, on scalars and on vectors; an f16 or
+    bf16 call is first extended to f32, so the approximation is always
+    evaluated in f32. Two uses in amp's pipelines:
+
+    - SPIR-V for Vulkan, `functions=erf,erfc`: GLSL.std.450 has no erf, so a
+      GELU written with erf would not run in a Vulkan kernel.
+    - The CPU, `functions=tanh,exp,log`: LLVM lowers these to a libm call
+      per element, even inside vectorized kernels; the approximations are
+      vector code, within a few f32 units in the last place of libm (checked
+      by running them: test/Runner/cpu-math.mlir).
+
+    Names amp knows: tanh, exp, expm1, log, log1p, log2, erf, erfc, atan,
+    atan2, asin, acos, sin, cos, cbrt, rsqrt; any other is an error.
   }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The math functions to approximate (default: erf, erfc)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
