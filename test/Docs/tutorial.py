@@ -22,11 +22,11 @@
 # CHECK: compare result 0 {{.*}} OK
 # CHECK: compare result 0 {{.*}} OK
 # CHECK: {{^[1-9][0-9]*$}}
-# CHECK: cnn y32      accuracy [[ACC:[0-9.]+]]  top-1 = f32 1.0000
-# CHECK-NEXT: cnn y16      accuracy [[ACC]]  top-1 = f32 1.0000
-# CHECK-NEXT: cnn ybf16    accuracy [[ACC]]  top-1 = f32 1.0000
-# CHECK-NEXT: mlp mlp32    accuracy [[MLPACC:[0-9.]+]]  top-1 = f32 1.0000
-# CHECK-NEXT: mlp mlp16vk  accuracy [[MLPACC]]  top-1 = f32 1.0000
+# CHECK: y32      accuracy [[ACC:[0-9.]+]]  top-1 = f32 1.0000
+# CHECK-NEXT: y16      accuracy [[ACC]]  top-1 = f32 1.0000
+# CHECK-NEXT: ybf16    accuracy [[ACC]]  top-1 = f32 1.0000
+# CHECK-NEXT: y16vk    accuracy [[ACC]]  top-1 = f32 1.0000
+# CHECK-NEXT: ybf16vk  accuracy [[ACC]]  top-1 = f32 1.0000
 # CHECK: ConvertResult(precision='bf16', ops_low={{[1-9]}}
 import os
 import re
