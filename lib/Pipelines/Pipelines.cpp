@@ -84,6 +84,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
 static void bufferize(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
+  // Loops may carry freshly computed tensors (amp-free-temporaries frees
+  // the buffers of earlier iterations).
+  options.allowReturnAllocsFromLoops = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
@@ -93,6 +96,8 @@ static void bufferize(OpPassManager &pm) {
 static void buildGPUKernels(OpPassManager &pm) {
   amp::buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
+  // Temporaries are freed on the host when they die.
+  pm.addPass(amp::createFreeTemporaries());
   OpPassManager &func = pm.nest<func::FuncOp>();
   // Kernels take identity-layout buffers (Vulkan's calling convention passes
   // a buffer as a bare pointer and a size, without offset or strides):
