@@ -4,8 +4,11 @@
 // (innermost dimension first).
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-tile-parallel-loops-for-gpu))' | FileCheck %s
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-tile-parallel-loops-for-gpu{workgroup-size=16}))' | FileCheck %s --check-prefix=WG16
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-tile-parallel-loops-for-gpu{workgroup-size=4 max-workgroups=100}))' | FileCheck %s --check-prefix=GRID
 // RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-tile-parallel-loops-for-gpu{workgroup-size=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: workgroup-size must be at least 1, got 0
+// RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-tile-parallel-loops-for-gpu{max-workgroups=0}))' 2>&1 | FileCheck %s --check-prefix=BADMAX
+// BADMAX: max-workgroups must be at least 1, got 0
 
 // 8x128: the inner dimension takes all 64 invocations.
 // CHECK-LABEL: func.func @two_dims
@@ -120,4 +123,31 @@ func.func @reduction(%m: memref<64xf32>) -> f32 {
     }
   }
   return %sum : f32
+}
+
+// -----
+
+// 1024 iterations in workgroups of 4: 256 workgroups, more than
+// max-workgroups=100 allows along one dimension, so the workgroup loop gets
+// a second dimension: 64 x 4 workgroups, workgroup (a, b) taking the
+// iterations from (a * 4 + b) * 4.
+// GRID-LABEL: func.func @large_grid
+// GRID:         scf.parallel (%[[A:.+]], %[[B:.+]]) = (%c0{{.*}}, %c0{{.*}}) to (%c64, %c4{{.*}}) step (%c1{{.*}}, %c1{{.*}}) {
+// GRID-NEXT:      %[[C4:.+]] = arith.constant 4 : index
+// GRID-NEXT:      %[[AF:.+]] = arith.muli %[[A]], %[[C4]] : index
+// GRID-NEXT:      %[[K:.+]] = arith.addi %[[AF]], %[[B]] : index
+// GRID-NEXT:      %[[OFF:.+]] = arith.muli %[[K]], %[[STEP:.+]] : index
+// GRID-NEXT:      %[[I:.+]] = arith.addi %c0, %[[OFF]] : index
+// GRID-NEXT:      scf.parallel (%[[II:.+]]) = ({{.+}}) to (%[[STEP]]) step ({{.+}}) {
+// GRID-NEXT:        %[[J:.+]] = arith.addi %[[II]], %[[I]] : index
+// GRID-NEXT:        memref.store %{{.+}}, %{{.+}}[%[[J]]]
+func.func @large_grid(%m: memref<1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c1024) step (%c1) {
+    memref.store %zero, %m[%i] : memref<1024xf32>
+  }
+  return
 }

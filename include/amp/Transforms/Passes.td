@@ -381,6 +381,14 @@ def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
     reduce (have results), or whose bounds or steps are not constant, are
     left alone.
 
+    Devices cap the workgroups of a dispatch per dimension (Vulkan's
+    `maxComputeWorkGroupCount`, 65535 on many GPUs and on lavapipe). A
+    dimension of the workgroup loop with more than `max-workgroups`
+    iterations is split into two, `a * f + b` with both within the cap,
+    when the loop has fewer than three dimensions (a 1-D loop over 8M
+    elements: 131072 workgroups become 32768 x 4); otherwise the launch
+    reports the excess.
+
     Before:
     ```mlir
     scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c1) { ... }
@@ -397,6 +405,8 @@ def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
   let options = [
     Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"64",
            "Most invocations per workgroup (1 leaves the loops alone)">,
+    Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"65535",
+           "Most workgroups along one dimension of the grid">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
