@@ -54,8 +54,11 @@ struct ApproximateMath : amp::impl::ApproximateMathBase<ApproximateMath> {
     // f16 and bf16 calls are evaluated in f32, then rounded back.
     populateMathF32ExpansionPatterns(patterns, isSelected);
     populateMathPolynomialApproximationPatterns(patterns, isSelected);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError(
+          "amp-approximate-math: the rewrite did not reach a fixed point");
       return signalPassFailure();
+    }
   }
 
   llvm::StringSet<> selected;

@@ -22,8 +22,11 @@ struct ExpandFloorCeilDiv
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError(
+          "amp-expand-floor-ceil-div: the rewrite did not reach a fixed point");
       return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -54,9 +54,9 @@ struct FuseElementwise : amp::impl::FuseElementwiseBase<FuseElementwise> {
     amp::populateAmpElementwiseFusionPatterns(patterns);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
-      return signalPassFailure();
+    // Fusion is an optimization: where the driver stops before a fixed
+    // point, the IR is valid and merely less fused.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 };
 } // namespace
