@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -71,9 +72,17 @@ static bool accessesBooleans(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `op`'s body computes something LLVM has no vector form of:
+/// llvm.intr.powi (math.fpowi) takes a scalar exponent.
+static bool computesScalarOnly(linalg::LinalgOp op) {
+  return op->walk([](math::FPowIOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
                                    int64_t vectorSize) {
   if (!op.hasPureBufferSemantics() || accessesBooleans(op) ||
+      computesScalarOnly(op) ||
       !linalg::hasVectorizationImpl(op) ||
       failed(linalg::vectorizeOpPrecondition(op)))
     return failure();

@@ -2,7 +2,7 @@
 // wrong and a non-zero exit status, never a crash.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import numpy as np; np.save('%t/f32_2x3.npy', np.ones((2, 3), '<f4')); np.save('%t/f32_3x2.npy', np.ones((3, 2), '<f4')); np.save('%t/f32_6.npy', np.ones(6, '<f4')); np.save('%t/f16_2x3.npy', np.ones((2, 3), '<f2')); np.save('%t/i32_2x3.npy', np.ones((2, 3), '<i4')); np.save('%t/c64.npy', np.ones((2, 3), '<c8')); np.save('%t/big.npy', np.ones((2, 3), '>f4')); np.save('%t/fortran.npy', np.asfortranarray(np.ones((2, 3), '<f4')))"
+// RUN: %python -c "import numpy as np; np.save('%t/f32_2x3.npy', np.ones((2, 3), '<f4')); np.save('%t/f32_3x2.npy', np.ones((3, 2), '<f4')); np.save('%t/f32_6.npy', np.ones(6, '<f4')); np.save('%t/f16_2x3.npy', np.ones((2, 3), '<f2')); np.save('%t/f16_3x2.npy', np.ones((3, 2), '<f2')); np.save('%t/i32_2x3.npy', np.ones((2, 3), '<i4')); np.save('%t/c64.npy', np.ones((2, 3), '<c8')); np.save('%t/big.npy', np.ones((2, 3), '>f4')); np.save('%t/fortran.npy', np.asfortranarray(np.ones((2, 3), '<f4')))"
 // RUN: echo "not numpy" > %t/text.npy
 //
 // The command line.
@@ -39,6 +39,10 @@
 // RANK: amp-run: @add argument 0 (tensor<2x3xf32>): '{{.*}}f32_6.npy' has shape (6), rank 1, expected rank 2
 // RUN: not amp-run %s --entry=add --input=%t/f32_2x3.npy,%t/f16_2x3.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}f16_2x3.npy' holds '<f2' (float16) data, expected '<f4' (float32) (--cast-inputs converts it)
+// With --cast-inputs the data is converted, and a shape that does not fit
+// is reported without the hint.
+// RUN: not amp-run %s --entry=add --cast-inputs --input=%t/f32_2x3.npy,%t/f16_3x2.npy 2>&1 | FileCheck %s --check-prefix=CASTSHAPE
+// CASTSHAPE: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}f16_3x2.npy' has shape (3x2), expected (2x3){{$}}
 // --cast-inputs converts floats only.
 // RUN: not amp-run %s --entry=add --cast-inputs --input=%t/f32_2x3.npy,%t/i32_2x3.npy 2>&1 | FileCheck %s --check-prefix=NOCAST
 // NOCAST: amp-run: @add argument 1 (tensor<2x3xf32>): '{{.*}}i32_2x3.npy' holds '<i4' (int32) data, expected '<f4' (float32){{$}}

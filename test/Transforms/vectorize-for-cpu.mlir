@@ -153,3 +153,23 @@ func.func @booleans(%m: memref<4x64xi1>, %a: memref<4x64xf32>, %c: memref<4x64xf
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// math.fpowi has no vector form in LLVM (llvm.intr.powi takes a scalar
+// exponent): the op stays scalar.
+// CHECK-LABEL: func.func @fpowi
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+// CHECK:           math.fpowi %{{.+}}, %{{.+}} : f32, i32
+func.func @fpowi(%a: memref<4x16xf32>, %c: memref<4x16xf32>) {
+  %two = arith.constant 2 : i32
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<4x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %p = math.fpowi %x, %two : f32, i32
+    linalg.yield %p : f32
+  }
+  return
+}

@@ -228,9 +228,11 @@ int main(int argc, char **argv) {
                        isFloatKind(expected);
     if (castInputs && convertible)
       *read = read->convertTo(expected);
-    if (llvm::Error err = checkArgument(*signature, i, *read, inputs[i]))
+    if (llvm::Error err = checkArgument(*signature, i, *read, inputs[i])) {
+      bool hint = convertible && !castInputs;
       return error(toString(std::move(err)) +
-                   (convertible ? " (--cast-inputs converts it)" : ""));
+                   (hint ? " (--cast-inputs converts it)" : ""));
+    }
     arguments.push_back(std::move(*read));
   }
   if (!saveInputs.empty()) {

@@ -40,7 +40,7 @@ public:
   void setFromDouble(int64_t index, double value);
 
   /// A copy with elements of `kind`, each converted as setFromDouble does
-  /// (floats rounded to nearest even; f64 data to f16 is rounded twice).
+  /// (floats rounded to nearest even; f64 data to f16 or bf16 is rounded twice, through f32).
   HostTensor convertTo(ElementKind kind) const;
 
   /// "4x8xf16", or "f16" for rank 0.

@@ -188,11 +188,17 @@ def ApproximateMath : Pass<"amp-approximate-math"> {
       GELU written with erf would not run in a Vulkan kernel.
     - The CPU, `functions=tanh,exp,log`: LLVM lowers these to a libm call
       per element, even inside vectorized kernels; the approximations are
-      vector code, within a few f32 units in the last place of libm (checked
-      by running them: test/Runner/cpu-math.mlir).
+      vector code, within 4 f32 units in the last place of the exact values
+      (checked by running them: test/Runner/cpu-math.mlir).
+
+    The upstream exp and log work on normal numbers (exp flushes subnormal
+    results to zero, log misreads subnormal arguments); for f32 they are
+    first wrapped in exact scalings by 2^32, `exp(x) = exp(x + 32 ln 2) *
+    2^-32` for x < -87 and `log(x) = log(x * 2^32) - 32 ln 2` for
+    x < 2^-126, so that subnormals keep their values.
 
     Names amp knows: tanh, exp, expm1, log, log1p, log2, erf, erfc, atan,
-    atan2, asin, acos, sin, cos, cbrt, rsqrt; any other is an error.
+    atan2, asin, acos, sin, cos, cbrt; any other is an error.
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -468,9 +474,9 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
     f16 or bf16 costs half the memory traffic of f32. It runs after
     bufferization: each linalg op on memrefs with static loop ranges that
     the linalg vectorizer accepts is tiled with `scf.for` loops: one loop
-    dimension, the *vector dimension*, gets tiles of `vector-size` elements
-    (or the largest power of two below it that divides its range), every
-    other dimension tiles of 1. The tiles are then vectorized into
+    dimension, the *vector dimension*, gets tiles of the largest power of
+    two that is at most `vector-size` and divides its range, every other
+    dimension tiles of 1. The tiles are then vectorized into
     `vector.transfer_read`/`transfer_write` and vector arithmetic, leading
     unit dimensions are dropped from the vectors, transfers on subviews are
     folded into transfers on the viewed buffers, and an accumulator that a
@@ -486,8 +492,9 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
     may still vectorize) are ops with none, with dynamic loop ranges, that
     the vectorizer rejects, whose vector dimension is a reduction (each
     tile would be reduced across its lanes; as loops, LLVM keeps vectors of
-    partial sums instead), and ops on `i1` buffers (a memref stores a byte
-    per `i1`, a vector of `i1` is packed bits).
+    partial sums instead), ops on `i1` buffers (a memref stores a byte
+    per `i1`, a vector of `i1` is packed bits), and ops that compute
+    `math.fpowi` (LLVM's `powi` takes a scalar exponent).
 
     Every element type gets the same number of lanes, so that an f16
     program and its f32 original run the same loops and differ only in the
