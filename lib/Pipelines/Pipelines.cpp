@@ -61,7 +61,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
   // tanh, exp and log as vector code (LLVM would call libm per element).
   pm.nest<func::FuncOp>().addPass(approximateMath({"tanh", "exp", "log"}));
-  // Reductions along the vector dimension: one vector.reduction per tile.
+  // The vectorized tiles' reductions (over their unit reduction dimensions,
+  // e.g. a matmul tile's k) become plain vector arithmetic.
   pm.nest<func::FuncOp>().addPass(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerReduction));
   // n-d transfers (of tiles that keep more than one dimension) become loops
