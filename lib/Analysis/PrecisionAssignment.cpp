@@ -22,10 +22,11 @@
 
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Analysis/MinCut.h"
-#include "amp/Interfaces/Buffers.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Analysis/BufferRoles.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -55,6 +56,33 @@ StringRef mlir::amp::stringifyComputeMode(ComputeMode mode) {
     return "untouched";
   }
   llvm_unreachable("unknown compute mode");
+}
+
+/// True for the casts amp places: arith.extf/truncf, and the elementwise
+/// generics that cast tensors of complex values part by part (what
+/// createFloatCast makes of them). Such an op's result is already in the type
+/// it is for; converting it again would only move its cast.
+static bool isFloatCast(Operation *op) {
+  if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = generic.getBlock();
+  if (!body->getArgument(1).use_empty())
+    return false;
+  bool casts = false;
+  for (Operation &nested : body->without_terminator()) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(nested))
+      casts = true;
+    else if (!isa<complex::ReOp, complex::ImOp, complex::CreateOp>(nested))
+      return false;
+  }
+  return casts;
 }
 
 namespace {
@@ -657,7 +685,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     return;
   }
   // Casts are amp's own business: the rewrite places and folds them.
-  if (!hasData || isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+  if (!hasData || isFloatCast(op)) {
     d.mode = ComputeMode::Untouched;
     d.source = hasAmpModel(op) ? "model" : "traits";
     d.reason = getCategory(op, d.lowType).reason.str();

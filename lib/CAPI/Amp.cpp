@@ -14,9 +14,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -68,13 +65,8 @@ namespace {
 /// the dialect registry every context starts from.
 const DialectRegistry &getAmpRegistry() {
   static const DialectRegistry *registry = [] {
-    registerAllPasses();
-    amp::registerAllPasses();
     auto *r = new DialectRegistry();
-    registerAllDialects(*r);
-    registerAllExtensions(*r);
-    registerAllToLLVMIRTranslations(*r);
-    amp::registerAllDialects(*r);
+    amp::registerEverything(*r);
     return r;
   }();
   return *registry;

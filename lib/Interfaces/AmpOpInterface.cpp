@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/AmpOpInterface.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -457,9 +457,27 @@ LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
                                           TypeRange yieldTypes) {
   for (Operation &nested : llvm::make_early_inc_range(block.without_terminator())) {
     // Casts already produce the type they are for (the model may just have
-    // inserted them).
-    if (!touchesFloats(&nested) || alreadyIn(&nested, type) ||
-        isa<arith::ExtFOp, arith::TruncFOp>(nested))
+    // inserted them). One whose operand the conversion has just made as
+    // narrow or as wide as its result (a body that casts to the low type,
+    // converted again) is no longer a valid cast: it becomes its operand,
+    // or the cast between the new types.
+    if (isa<arith::ExtFOp, arith::TruncFOp>(nested)) {
+      Value in = nested.getOperand(0);
+      Type out = nested.getResult(0).getType();
+      unsigned inWidth = getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
+      unsigned outWidth = getElementTypeOrSelf(out).getIntOrFloatBitWidth();
+      bool valid = isa<arith::ExtFOp>(nested) ? inWidth < outWidth
+                                              : inWidth > outWidth;
+      if (valid)
+        continue;
+      rewriter.setInsertionPoint(&nested);
+      Value cast = createFloatCast(rewriter, nested.getLoc(), in, out);
+      if (!cast)
+        return failure();
+      rewriter.replaceOp(&nested, cast);
+      continue;
+    }
+    if (!touchesFloats(&nested) || alreadyIn(&nested, type))
       continue;
     FailureOr<Operation *> converted =
         convertToPrecision(rewriter, &nested, type, type);

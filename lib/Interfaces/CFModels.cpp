@@ -7,7 +7,7 @@
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/DialectRegistry.h"

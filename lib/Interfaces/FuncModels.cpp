@@ -8,7 +8,7 @@
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"

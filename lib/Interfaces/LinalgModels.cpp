@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
-#include "amp/Interfaces/Buffers.h"
+#include "amp/Interfaces/BufferCopies.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -2,7 +2,7 @@
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -4,7 +4,7 @@
 #define AMP_LIB_INTERFACES_MODELSUPPORT_H
 
 #include "amp/Interfaces/AmpOpInterface.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 namespace mlir {
 namespace amp {

@@ -1,6 +1,7 @@
 //===- RegisterAllExternalModels.cpp - Every amp model --------------------===//
 
 #include "amp/Interfaces/ExternalModels.h"
+#include "amp/Target/TargetCapabilities.h"
 
 void mlir::amp::registerAllExternalModels(DialectRegistry &registry) {
   registerArithExternalModels(registry);
@@ -12,4 +13,6 @@ void mlir::amp::registerAllExternalModels(DialectRegistry &registry) {
   registerSCFExternalModels(registry);
   registerTensorExternalModels(registry);
   registerTosaExternalModels(registry);
+  // What targets compute in low precision, which the op models ask.
+  registerTargetModels(registry);
 }

@@ -9,7 +9,7 @@
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Interfaces/TargetCapabilities.h"
+#include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

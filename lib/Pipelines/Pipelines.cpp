@@ -1,7 +1,8 @@
 //===- Pipelines.cpp - amp's lowering pipelines ---------------------------===//
 
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Transforms/Passes.h"
+#include "amp/Backend/Passes.h"
+#include "amp/Target/TargetNames.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -134,10 +135,11 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   target.spirvVersion = "v1.3";
   // Int16: bf16 kept as i16 (amp-emulate-bf16-storage) is loaded, stored and
   // converted as i16.
-  target.spirvCapabilities = {"Shader", "Float16", "StorageBuffer16BitAccess",
-                              "Int16", "Int64"};
-  target.spirvExtensions = {"SPV_KHR_16bit_storage",
-                            "SPV_KHR_storage_buffer_storage_class"};
+  // The capabilities mixed-precision{target=vulkan} decides for.
+  for (StringRef cap : getVulkanCapabilities(/*float16=*/true))
+    target.spirvCapabilities.push_back(cap.str());
+  for (StringRef ext : getVulkanExtensions())
+    target.spirvExtensions.push_back(ext.str());
   pm.addPass(createGpuSPIRVAttachTarget(target));
   // Math functions on f16 are evaluated in f32 and rounded (the SPIR-V
   // lowering of some, such as tanh, goes through f32 with casts that
@@ -180,11 +182,10 @@ void mlir::amp::buildAmpLowerToVulkanPipeline(OpPassManager &pm) {
 LogicalResult mlir::amp::verifyLowerToNVVMOptions(
     const LowerToNVVMOptions &options,
     function_ref<LogicalResult(const Twine &)> emitError) {
-  StringRef chip = options.chip;
-  unsigned sm = 0;
-  if (!chip.consume_front("sm_") || chip.getAsInteger(10, sm) || sm < 20)
-    return emitError("amp-lower-to-nvvm: chip must be sm_<N> with N >= 20, "
-                     "got '" + options.chip + "'");
+  std::optional<TargetName> target = parseTargetName(options.chip);
+  if (!target || target->kind != TargetKind::NVVM)
+    return emitError("amp-lower-to-nvvm: chip must be sm_<N>[a|f] with "
+                     "N >= 20, got '" + options.chip + "'");
   if (options.format != "bin" && options.format != "isa" &&
       options.format != "fatbin")
     return emitError("amp-lower-to-nvvm: format must be bin, isa or fatbin, "

@@ -1,8 +1,10 @@
 //===- ApplyPrecision.cpp - Rewrite a program to its assigned precision ---===//
 
 #include "amp/Transforms/ApplyPrecision.h"
+
+#include "mlir/IR/Iterators.h"
 #include "amp/Transforms/CastFolding.h"
-#include "amp/Interfaces/Buffers.h"
+#include "amp/Interfaces/BufferCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -22,15 +24,6 @@ namespace {
 
 /// Casts between ops (not the element casts inside bodies that linalg ops
 /// compute with).
-int64_t countCasts(Operation *root) {
-  int64_t n = 0;
-  root->walk([&](Operation *op) {
-    n += isa<arith::ExtFOp, arith::TruncFOp>(op) &&
-         isa<FunctionOpInterface, RegionBranchOpInterface>(op->getParentOp());
-  });
-  return n;
-}
-
 class PrecisionRewriter {
 public:
   PrecisionRewriter(Operation *root, PrecisionAssignment &assignment,
@@ -320,7 +313,6 @@ void PrecisionRewriter::updateSignatures() {
 }
 
 void PrecisionRewriter::run() {
-  int64_t castsBefore = countCasts(root);
   for (Operation *op : assignment.getOps()) {
     SmallVector<Type> &types = plannedOperands[op];
     for (OpOperand &use : op->getOpOperands())
@@ -357,35 +349,44 @@ void PrecisionRewriter::run() {
     rewriter.eraseOp(op);
   updateSignatures();
 
-  // Exact cast folding, on the casts only (a greedy driver over the whole
-  // module would cost more than the rewrite); it also erases dead casts.
-  foldAmpCasts(root);
-  // Constants and empty tensors left without users by the conversion.
-  root->walk([&](Operation *op) {
-    if (op->use_empty() && op->getNumResults() == 1 &&
-        (isa<tensor::EmptyOp>(op) ||
-         (op->hasTrait<OpTrait::ConstantLike>() &&
-          getFloatElementType(op->getResult(0).getType()))))
-      rewriter.eraseOp(op);
-  });
-  stats.castsInserted = countCasts(root) - castsBefore;
+}
+
+LogicalResult
+mlir::amp::applyPrecisionAssignment(Operation *root,
+                                    PrecisionAssignment &assignment,
+                                    PrecisionRewriteStats &stats) {
+  PrecisionRewriter(root, assignment, stats).run();
+  return failure(stats.failed);
+}
+
+/// The bytes a value of type `t` occupies: statically shaped tensors and
+/// buffers count their elements, others (scalars, dynamic shapes) one.
+static int64_t bytesMoved(Type t) {
+  int64_t n = 1;
+  if (auto shaped = dyn_cast<ShapedType>(t))
+    n = shaped.hasStaticShape() ? shaped.getNumElements() : 1;
+  return n * int64_t(getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
+}
+
+CastCount mlir::amp::countCasts(Operation *root) {
+  CastCount count;
   root->walk([&](Operation *op) {
     if (!isa<arith::ExtFOp, arith::TruncFOp>(op) ||
         !isa<FunctionOpInterface, RegionBranchOpInterface>(op->getParentOp()))
       return;
-    auto bytes = [](Type t) {
-      int64_t n = 1;
-      if (auto shaped = dyn_cast<ShapedType>(t))
-        n = shaped.hasStaticShape() ? shaped.getNumElements() : 1;
-      return n * int64_t(getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
-    };
-    stats.castBytes += bytes(op->getOperand(0).getType()) +
-                       bytes(op->getResult(0).getType());
+    ++count.casts;
+    count.bytes += bytesMoved(op->getOperand(0).getType()) +
+                   bytesMoved(op->getResult(0).getType());
   });
+  return count;
 }
 
-void mlir::amp::applyPrecisionAssignment(Operation *root,
-                                         PrecisionAssignment &assignment,
-                                         PrecisionRewriteStats &stats) {
-  PrecisionRewriter(root, assignment, stats).run();
+void mlir::amp::eraseDeadOps(Operation *root) {
+  // Post-order: users are visited before the ops defining their operands,
+  // so a chain (tensor.empty -> linalg.fill -> nothing) goes in one walk.
+  IRRewriter rewriter(root->getContext());
+  root->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    if (op != root && isOpTriviallyDead(op))
+      rewriter.eraseOp(op);
+  });
 }

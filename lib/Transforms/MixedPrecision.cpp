@@ -1,8 +1,13 @@
 //===- MixedPrecision.cpp - The mixed-precision pass ----------------------===//
 //
-// Parses and validates the options, runs the analysis (PrecisionAssignment),
-// applies it (applyPrecisionAssignment), and explains and reports the
-// decisions.
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Validates the options once (initialize), runs the analysis
+// (PrecisionAssignment), applies it (applyPrecisionAssignment), folds the
+// casts, and explains and reports the decisions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,15 +15,14 @@
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/ExternalModels.h"
+#include "amp/Target/TargetNames.h"
 #include "amp/Transforms/ApplyPrecision.h"
+#include "amp/Transforms/CastFolding.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -64,6 +68,22 @@ struct ReportEntry {
   Location loc;
 };
 
+StringRef stringifyLowPrecision(LowPrecision p) {
+  return p == LowPrecision::BF16 ? "bf16" : "f16";
+}
+
+StringRef stringifyPlacement(Placement p) {
+  switch (p) {
+  case Placement::Naive:
+    return "naive";
+  case Placement::Greedy:
+    return "greedy";
+  case Placement::Optimal:
+    return "optimal";
+  }
+  llvm_unreachable("unknown placement");
+}
+
 struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
   using Base::Base;
 
@@ -71,113 +91,69 @@ struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
     Base::getDependentDialects(registry);
     // Reached from a pass plugin, the context has no models yet.
     registerAllExternalModels(registry);
+    // The dialect of the target's attribute, only when one is asked for.
+    if (std::optional<TargetName> name = parseTargetName(target))
+      insertTargetDialects(registry, *name);
   }
 
-  LogicalResult parseOptions(AssignmentOptions &options,
-                             PolicyTable &table);
+  LogicalResult initialize(MLIRContext *context) override;
   void report(ArrayRef<ReportEntry> entries, PrecisionAssignment &assignment,
               const PrecisionRewriteStats &stats);
   void runOnOperation() override;
+
+  /// What initialize() made of the options, shared by the pass's clones.
+  AssignmentOptions options;
+  std::shared_ptr<PolicyTable> table;
 };
 
 } // namespace
 
-LogicalResult MixedPrecision::parseOptions(AssignmentOptions &options,
-                                           PolicyTable &table) {
-  Operation *root = getOperation();
-  MLIRContext *ctx = &getContext();
-  options.lowType = parseLowType(ctx, precision);
-  if (!options.lowType)
-    return root->emitError() << "mixed-precision: unsupported precision '"
-                             << precision << "'; expected 'f16' or 'bf16'";
-  if (accumulate == "f32")
-    options.accumulate = AccumulateMode::F32;
-  else if (accumulate == "low")
-    options.accumulate = AccumulateMode::Low;
-  else
-    return root->emitError() << "mixed-precision: unsupported accumulate '"
-                             << accumulate << "'; expected 'f32' or 'low'";
+LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
+  // Errors here have no op to point at: one line, before any IR is touched.
+  Location loc = UnknownLoc::get(ctx);
+  options = AssignmentOptions();
+  options.lowType = parseLowType(ctx, stringifyLowPrecision(precision));
+  options.accumulate = accumulate;
   if (accumulateMinSize < 0)
-    return root->emitError()
+    return emitError(loc)
            << "mixed-precision: accumulate-min-size must not be negative";
   options.accumulateMinSize = accumulateMinSize;
-  std::optional<MissingOpMode> missing =
-      llvm::StringSwitch<std::optional<MissingOpMode>>(missingOp)
-          .Case("follow", MissingOpMode::Follow)
-          .Case("never", MissingOpMode::Never)
-          .Case("warn", MissingOpMode::Warn)
-          .Case("error", MissingOpMode::Error)
-          .Default(std::nullopt);
-  if (!missing)
-    return root->emitError() << "mixed-precision: unsupported missing-op '"
-                             << missingOp
-                             << "'; expected follow, never, warn or error";
-  options.missingOp = *missing;
-  std::optional<Placement> place =
-      llvm::StringSwitch<std::optional<Placement>>(placement)
-          .Case("optimal", Placement::Optimal)
-          .Case("greedy", Placement::Greedy)
-          .Case("naive", Placement::Naive)
-          .Default(std::nullopt);
-  if (!place)
-    return root->emitError() << "mixed-precision: unsupported placement '"
-                             << placement
-                             << "'; expected optimal, greedy or naive";
-  options.placement = *place;
-  if (!target.empty() && target != "cpu") {
-    // The targets amp-lower-to-spirv and amp-lower-to-nvvm produce.
-    std::string text;
-    StringRef chip = target;
-    unsigned sm = 0;
-    if (target == "vulkan")
-      text = "#spirv.target_env<#spirv.vce<v1.3, [Shader, Float16, "
-             "StorageBuffer16BitAccess], [SPV_KHR_16bit_storage]>, "
-             "#spirv.resource_limits<>>";
-    else if (target == "vulkan-storage16")
-      text = "#spirv.target_env<#spirv.vce<v1.3, [Shader, "
-             "StorageBuffer16BitAccess], [SPV_KHR_16bit_storage]>, "
-             "#spirv.resource_limits<>>";
-    else if (chip.consume_front("sm_") && !chip.consumeInteger(10, sm) &&
-             sm >= 20 && (chip.empty() || chip == "a" || chip == "f"))
-      text = "#nvvm.target<chip = \"" + target + "\">";
-    else
-      return root->emitError()
-             << "mixed-precision: unsupported target '" << target
-             << "'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f]";
-    options.defaultTarget = parseAttribute(text, ctx);
-    if (!options.defaultTarget)
-      return root->emitError() << "mixed-precision: cannot build target '"
-                               << target << "'";
+  options.missingOp = missingOp;
+  options.placement = placement;
+  if (!target.empty()) {
+    std::optional<TargetName> name = parseTargetName(target);
+    if (!name)
+      return emitError(loc) << "mixed-precision: unsupported target '"
+                            << target << "'; expected "
+                            << getTargetNamesHelp();
+    options.defaultTarget = buildTargetAttr(ctx, *name);
   }
   options.bruteForceLimit = std::min<unsigned>(checkOptimality, 20);
   options.keepIOTypes = keepIOTypes;
-  if (!keepIOTypes && isa<FunctionOpInterface>(root))
-    return root->emitError()
-           << "mixed-precision: keep-io-types=false changes signatures and "
-              "callers; run the pass on the module";
 
-  table.addOpList(neverOps, Policy::Never);
-  table.addOpList(followOps, Policy::Follow);
-  table.addOpList(allowOps, Policy::Allow);
+  table = std::make_shared<PolicyTable>();
+  table->addOpList(neverOps, Policy::Never);
+  table->addOpList(followOps, Policy::Follow);
+  table->addOpList(allowOps, Policy::Allow);
   // A name is checked against its dialect: an unknown dialect or, for a
   // loaded dialect, an unknown op is reported. (A dialect that is registered
   // but not loaded has no ops in the input to match.)
-  for (const std::string &name : table.listedOpNames()) {
+  for (const std::string &name : table->listedOpNames()) {
     StringRef dialect = StringRef(name).split('.').first;
     bool known =
         ctx->getLoadedDialect(dialect)
             ? RegisteredOperationName::lookup(name, ctx).has_value()
             : llvm::is_contained(ctx->getAvailableDialects(), dialect);
     if (!known)
-      root->emitWarning() << "mixed-precision: no registered op is named '"
-                          << name << "' (listed in allow/follow/never)";
+      emitWarning(loc) << "mixed-precision: no registered op is named '"
+                       << name << "' (listed in allow/follow/never)";
   }
   if (!policyFile.empty()) {
     std::string error;
-    if (failed(table.loadFile(policyFile, error)))
-      return root->emitError() << "mixed-precision: " << error;
+    if (failed(table->loadFile(policyFile, error)))
+      return emitError(loc) << "mixed-precision: " << error;
   }
-  options.policy = &table;
+  options.policy = table.get();
   return success();
 }
 
@@ -214,13 +190,14 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
-    json.attribute("precision", precision);
-    json.attribute("accumulate", accumulate);
+    json.attribute("precision", stringifyLowPrecision(precision));
+    json.attribute("accumulate",
+                   accumulate == AccumulateMode::Low ? "low" : "f32");
     json.attributeObject("summary", [&] {
       json.attribute("ops-low", int64_t(stats.lowOps));
       json.attribute("ops-f32", int64_t(stats.f32Ops));
       json.attribute("ops-wide-accumulator", int64_t(stats.wideAccumulatorOps));
-      json.attribute("placement", placement);
+      json.attribute("placement", stringifyPlacement(placement));
       json.attribute("casts-inserted", stats.castsInserted);
       json.attribute("cast-bytes", stats.castBytes);
       json.attribute("constant-bytes-saved", stats.constantBytesSaved);
@@ -262,10 +239,11 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
 
 void MixedPrecision::runOnOperation() {
   Operation *root = getOperation();
-  AssignmentOptions options;
-  PolicyTable table;
-  if (failed(parseOptions(options, table)))
+  if (!keepIOTypes && isa<FunctionOpInterface>(root)) {
+    root->emitError() << "mixed-precision: keep-io-types=false changes "
+                         "signatures and callers; run the pass on the module";
     return signalPassFailure();
+  }
 
   bool changeSignatures = !isa<FunctionOpInterface>(root) &&
                           root->hasTrait<OpTrait::SymbolTable>();
@@ -285,10 +263,17 @@ void MixedPrecision::runOnOperation() {
       entries.push_back(
           {op, op->getName().getStringRef().str(), op->getLoc()});
 
+  int64_t castsBefore = countCasts(root).casts;
   PrecisionRewriteStats stats;
-  applyPrecisionAssignment(root, *assignment, stats);
-  if (stats.failed)
+  if (failed(applyPrecisionAssignment(root, *assignment, stats)))
     return signalPassFailure();
+  // Exact cast folding on the casts only (a greedy driver over the whole
+  // module would cost more than the rewrite), then what is left unused.
+  foldAmpCasts(root);
+  eraseDeadOps(root);
+  CastCount casts = countCasts(root);
+  stats.castsInserted = casts.casts - castsBefore;
+  stats.castBytes = casts.bytes;
   numAllow += stats.lowOps;
   numKeep += stats.f32Ops;
   numWideAccumulate += stats.wideAccumulatorOps;

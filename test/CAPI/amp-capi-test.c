@@ -183,7 +183,7 @@ static void testErrors(void) {
   // CHECK-NEXT: error at 'broken.mlir:1:18': expected non-function type
   // CHECK-NEXT: bad precision: 0
   // CHECK-NEXT: diagnostics: 1
-  // CHECK-NEXT: error at 'matmul.mlir': mixed-precision: unsupported precision 'f8'; expected 'f16' or 'bf16'
+  // CHECK-NEXT: error at '': invalid pass pipeline 'builtin.module(mixed-precision{precision=f8})': failed to add `mixed-precision` with options `precision=f8`
   // CHECK-NEXT: reports: 0
   // CHECK-NEXT: unknown pass: 0
   // CHECK-NEXT: diagnostics: 1
@@ -199,7 +199,7 @@ static void testErrors(void) {
   // CHECK-NEXT: error at '': pass pipeline 'func.func(canonicalize)' is anchored on 'func.func'; a module needs 'builtin.module(...)'
   // CHECK-NEXT: missing policy file: 0
   // CHECK-NEXT: diagnostics: 1
-  // CHECK-NEXT: error at 'matmul.mlir': mixed-precision: /nonexistent.json: cannot read policy file
+  // CHECK-NEXT: error at '': mixed-precision: /nonexistent.json: cannot read policy file
 }
 
 /* Contexts are independent and release what they hold. */

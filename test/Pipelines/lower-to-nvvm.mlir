@@ -4,10 +4,13 @@
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80 format=isa})' | FileCheck %s --check-prefix=PTX80
 // RUN: %if ptxas %{ amp-opt %s -p 'builtin.module(mixed-precision,amp-lower-to-nvvm{chip=sm_90})' | FileCheck %s --check-prefix=CUBIN90 %}
 // RUN: %if ptxas %{ amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80})' | FileCheck %s --check-prefix=CUBIN80 %}
+// Chips are named as everywhere in amp (sm_<N>[a|f]).
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{target=sm_90a},amp-lower-to-nvvm{chip=sm_90a format=isa})' | FileCheck %s --check-prefix=SM90A
+// SM90A: .target sm_90a
 // Bad options are errors, not warnings.
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{chip=sm_xx})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{format=cubin})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFORMAT
-// BADCHIP: error: amp-lower-to-nvvm: chip must be sm_<N> with N >= 20, got 'sm_xx'
+// BADCHIP: error: amp-lower-to-nvvm: chip must be sm_<N>[a|f] with N >= 20, got 'sm_xx'
 // BADFORMAT: error: amp-lower-to-nvvm: format must be bin, isa or fatbin, got 'cubin'
 
 // Every kernel is outlined into a gpu.binary; the host side launches them.

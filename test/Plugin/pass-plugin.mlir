@@ -1,24 +1,32 @@
 // The stock mlir-opt runs amp's passes from the pass plugin, reached
 // through --pass-pipeline; the passes bring amp's models with them.
-// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(amp-test-print-policy{low=bf16})' %s -o /dev/null | FileCheck %s --check-prefix=POLICY
-// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(func.func(amp-test-convert-ops))' %s | FileCheck %s --check-prefix=CONVERT
+// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision{precision=bf16 explain=true})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(func.func(mixed-precision))' %s | FileCheck %s --check-prefix=CONVERT
+// The backends' passes and the pipelines come with it.
+// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision,amp-fuse-kernels)' %s | FileCheck %s --check-prefix=FUSED
 // Both plugins together, for input that carries amp attributes.
-// RUN: mlir-opt --load-dialect-plugin=%amp_plugin --load-pass-plugin=%amp_plugin -p 'builtin.module(amp-test-print-policy)' %S/Inputs/scoped.mlir -o /dev/null | FileCheck %s --check-prefix=SCOPED
+// RUN: mlir-opt --load-dialect-plugin=%amp_plugin --load-pass-plugin=%amp_plugin -p 'builtin.module(mixed-precision{explain=true})' %S/Inputs/scoped.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCOPED
 // A bad option is a clear error.
-// RUN: not mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(amp-test-print-policy{low=f8})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision{precision=f8})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// amp's test passes are amp-opt's only: the plugin does not ship them.
+// RUN: not mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(amp-test-print-policy)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTEST
 
-// POLICY: func.func @mlp follow model
-// POLICY-NEXT: linalg.matmul allow model acc=sum/8/wide
-// POLICY: linalg.generic follow model acc=- data=(0, 1)->(0) compute=yes "elementwise arithmetic is accurate in low precision"
-// POLICY: math.exp never model acc=- data=(0)->(0) compute=yes "exp turns bf16's input rounding into large relative output error"
+// EXPLAIN: remark: amp: linalg.matmul runs in 'bf16' (allow, model)
+// EXPLAIN: remark: amp: math.exp stays f32 (never, model): exp turns bf16's input rounding into large relative output error
 
 // CONVERT-LABEL: func.func @mlp
 // CONVERT: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xf16>, tensor<8x16xf16>) outs(%{{.+}} : tensor<4x16xf32>)
 // CONVERT: math.exp %{{.+}} : tensor<4x16xf32>
 
-// SCOPED: math.exp never model acc=- data=(0)->(0) compute=yes policy=#amp.precision<policy = follow, low = bf16>
+// FUSED-LABEL: func.func @mlp
+// FUSED: linalg.generic
+// FUSED-NOT: linalg.matmul
 
-// BADOPT: amp-test-print-policy: unsupported low type 'f8'; expected 'f16' or 'bf16'
+// SCOPED: remark: amp: math.exp stays f32 (follow, amp.precision): stated on the op
+
+// BADOPT: for the --precision option: Cannot find option named 'f8'!
+
+// NOTEST: 'amp-test-print-policy' does not refer to a registered pass or pass pipeline
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @mlp(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {

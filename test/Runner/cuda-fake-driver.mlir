@@ -31,7 +31,7 @@
 //
 // Options the NVVM pipeline rejects:
 // RUN: env LD_LIBRARY_PATH=%t not amp-run %s --entry=offset --backend=cuda --chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: amp-lower-to-nvvm: chip must be sm_<N> with N >= 20, got 'gfx90a'
+// CHIP: amp-lower-to-nvvm: chip must be sm_<N>[a|f] with N >= 20, got 'gfx90a'
 // CHIP: amp-run: lowering '{{.*}}' with amp-lower-to-nvvm{chip=gfx90a format=isa} failed
 // RUN: env LD_LIBRARY_PATH=%t not amp-run %s --entry=offset --backend=cuda --gpu-format=elf 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: amp-lower-to-nvvm: format must be bin, isa or fatbin, got 'elf'

@@ -1,16 +1,26 @@
-// Bad options and bad policy files are clear errors with a non-zero exit;
-// op names no registered op has are warnings.
+// Bad options and bad policy files are clear errors with a non-zero exit,
+// given once, before any IR is printed; op names no registered op has are
+// warnings, given once however many functions the pass runs on.
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=precision=f8 2>&1 | FileCheck %s --check-prefix=PRECISION
-// PRECISION: error: mixed-precision: unsupported precision 'f8'; expected 'f16' or 'bf16'
+// PRECISION: for the --precision option: Cannot find option named 'f8'!
+// PRECISION-NOT: func.func
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=accumulate=f64 2>&1 | FileCheck %s --check-prefix=ACCUMULATE
-// ACCUMULATE: error: mixed-precision: unsupported accumulate 'f64'; expected 'f32' or 'low'
+// ACCUMULATE: for the --accumulate option: Cannot find option named 'f64'!
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=accumulate-min-size=-3 2>&1 | FileCheck %s --check-prefix=MINSIZE
 // MINSIZE: error: mixed-precision: accumulate-min-size must not be negative
+// MINSIZE-NOT: func.func
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=target=sm_1 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: mixed-precision: unsupported target 'sm_1'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
+// TARGET-NOT: func.func
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=missing-op=maybe 2>&1 | FileCheck %s --check-prefix=MISSINGOPT
-// MISSINGOPT: error: mixed-precision: unsupported missing-op 'maybe'; expected follow, never, warn or error
+// MISSINGOPT: for the --missing-op option: Cannot find option named 'maybe'!
 // RUN: amp-opt %s --allow-unregistered-dialect --mixed-precision="never=foo.bar,math.exp" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: warning: mixed-precision: no registered op is named 'foo.bar' (listed in allow/follow/never)
 // UNKNOWN-NOT: math.exp
+// UNKNOWN-NOT: no registered op
+// RUN: amp-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(mixed-precision{never=foo.bar}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
+// ONCE-COUNT-1: no registered op is named 'foo.bar'
+// ONCE-NOT: no registered op
 //
 // Policy files: syntax and meaning errors name the file, line and column.
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/bad-syntax.json 2>&1 | FileCheck %s --check-prefix=SYNTAX
@@ -43,4 +53,9 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %1 = "foo.compute"(%0) : (tensor<4xf32>) -> tensor<4xf32>
   %2 = "foo.other"(%1) : (tensor<4xf32>) -> tensor<4xf32>
   return %2 : tensor<4xf32>
+}
+
+func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = math.exp %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -1,28 +1,22 @@
-//===- amp-opt.cpp - mlir-opt with amp ------------------------------------===//
+//===- amp-opt.cpp - mlir-opt with amp added --------------------*- C++ -*-===//
 //
-// A drop-in mlir-opt: every upstream dialect, extension and pass, plus amp's
-// dialect, models and passes.
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::amp::registerAllPasses();
+namespace mlir::amp::test {
+void registerTestPasses();
+} // namespace mlir::amp::test
 
+int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::amp::registerAllDialects(registry);
+  mlir::amp::registerEverything(registry);
+  mlir::amp::test::registerTestPasses();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "amp: automatic mixed precision for MLIR\n", registry));

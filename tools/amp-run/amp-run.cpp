@@ -14,20 +14,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
-#include "amp/Runtime/Backend.h"
-#include "amp/Runtime/Comparison.h"
-#include "amp/Runtime/EntrySignature.h"
-#include "amp/Runtime/Executable.h"
-#include "amp/Runtime/Lowering.h"
-#include "amp/Runtime/Npy.h"
-#include "amp/Runtime/RandomInputs.h"
-#include "amp/Runtime/RuntimeLibrary.h"
+#include "amp/Runner/Backend.h"
+#include "amp/Runner/Comparison.h"
+#include "amp/Runner/EntrySignature.h"
+#include "amp/Runner/Executable.h"
+#include "amp/Runner/Lowering.h"
+#include "amp/Runner/Npy.h"
+#include "amp/Runner/RandomInputs.h"
+#include "amp/Runner/RuntimeLibrary.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
@@ -172,13 +169,7 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  amp::registerAllDialects(registry);
-  registerAllPasses();
-  amp::registerAmpPasses();
-  amp::registerAmpPipelines();
+  amp::registerEverything(registry);
   MLIRContext context(registry);
 
   // Parse errors are printed with their location by the handler.

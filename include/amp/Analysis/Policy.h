@@ -9,6 +9,7 @@
 #ifndef AMP_ANALYSIS_POLICY_H
 #define AMP_ANALYSIS_POLICY_H
 
+#include "amp/Analysis/AssignmentOptions.h"
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
 
@@ -20,9 +21,6 @@
 
 namespace mlir {
 namespace amp {
-
-/// How contractions, reductions and pools accumulate.
-enum class AccumulateMode { F32, Low };
 
 /// One rule of a policy file.
 struct PolicyRule {

@@ -12,6 +12,7 @@
 #ifndef AMP_ANALYSIS_PRECISIONASSIGNMENT_H
 #define AMP_ANALYSIS_PRECISIONASSIGNMENT_H
 
+#include "amp/Analysis/AssignmentOptions.h"
 #include "amp/Analysis/Policy.h"
 #include "amp/Interfaces/AmpOpInterface.h"
 
@@ -24,38 +25,6 @@
 
 namespace mlir {
 namespace amp {
-
-/// Ops without a model whose traits say nothing safe about them.
-enum class MissingOpMode { Follow, Never, Warn, Error };
-
-/// How follow ops and free values are placed once categories are known.
-enum class Placement {
-  /// Follow ops stay f32: casts at every boundary of an allow op.
-  Naive,
-  /// TVM's forward rule: a follow op runs low iff its inputs are low.
-  Greedy,
-  /// The labelling that moves the fewest bytes (casts plus the extra bytes
-  /// of values kept in f32), found exactly by a minimum cut.
-  Optimal,
-};
-
-struct AssignmentOptions {
-  FloatType lowType;
-  AccumulateMode accumulate = AccumulateMode::F32;
-  /// With AccumulateMode::F32: shorter reductions accumulate low.
-  int64_t accumulateMinSize = 0;
-  bool keepIOTypes = true;
-  MissingOpMode missingOp = MissingOpMode::Never;
-  const PolicyTable *policy = nullptr;
-  Placement placement = Placement::Optimal;
-  /// The target of ops with no target attribute around them (null: the
-  /// CPU, which computes everything).
-  Attribute defaultTarget;
-  /// For tests: with the optimal placement, also try every labelling of
-  /// placements with at most this many free choices and report both costs
-  /// as a remark on the root (0: off).
-  unsigned bruteForceLimit = 0;
-};
 
 /// How an op runs after conversion.
 enum class ComputeMode {

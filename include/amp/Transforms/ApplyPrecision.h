@@ -34,9 +34,24 @@ struct PrecisionRewriteStats {
 /// whose model declines the rewrite stays f32 (its decision is updated with
 /// the reason). Casts are created once per value and type, right after the
 /// value's definition; constants are converted at compile time instead of
-/// cast.
-void applyPrecisionAssignment(Operation *root, PrecisionAssignment &assignment,
-                              PrecisionRewriteStats &stats);
+/// cast. Casts are not folded and ops the rewrite leaves without users are
+/// not erased: that is the caller's choice (foldAmpCasts, eraseDeadOps).
+/// Fails, after an error, when the IR could not be made valid.
+LogicalResult applyPrecisionAssignment(Operation *root,
+                                       PrecisionAssignment &assignment,
+                                       PrecisionRewriteStats &stats);
+
+/// The casts (arith.extf/truncf at function or region-branch level) in
+/// `root` and the bytes they read and write (statically shaped values).
+struct CastCount {
+  int64_t casts = 0;
+  int64_t bytes = 0;
+};
+CastCount countCasts(Operation *root);
+
+/// Erases the ops in `root` that have no uses and no side effects: what a
+/// rewrite leaves behind (empty tensors, fills and casts of old types).
+void eraseDeadOps(Operation *root);
 
 } // namespace amp
 } // namespace mlir

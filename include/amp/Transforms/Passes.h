@@ -3,6 +3,8 @@
 #ifndef AMP_TRANSFORMS_PASSES_H
 #define AMP_TRANSFORMS_PASSES_H
 
+#include "amp/Analysis/AssignmentOptions.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

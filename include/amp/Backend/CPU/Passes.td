@@ -1,0 +1,70 @@
+//===- Passes.td - lowering passes for the CPU (LLVM) ------*- tablegen -*-===//
+
+#ifndef AMP_BACKEND_CPU_PASSES_TD
+#define AMP_BACKEND_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
+  let summary = "Tile linalg ops on buffers to vector-sized tiles and "
+                "vectorize them";
+  let description = [{
+    Makes amp's CPU kernels move data in vectors, so that a buffer stored in
+    f16 or bf16 costs half the memory traffic of f32. It runs after
+    bufferization: each linalg op on memrefs with static loop ranges that
+    the linalg vectorizer accepts is tiled with `scf.for` loops: one loop
+    dimension, the *vector dimension*, gets tiles of the largest power of
+    two that is at most `vector-size` and divides its range, every other
+    dimension tiles of 1. The tiles are then vectorized into
+    `vector.transfer_read`/`transfer_write` and vector arithmetic, leading
+    unit dimensions are dropped from the vectors, transfers on subviews are
+    folded into transfers on the viewed buffers, and an accumulator that a
+    loop reads and writes at the same place (a matmul tile's, along k) is
+    kept in registers across the loop.
+
+    The vector dimension is the loop dimension that is the innermost
+    (contiguous) index of the most data: for each operand whose indexing
+    map ends in a plain loop dimension, that dimension is credited with the
+    operand's number of elements. Dimensions whose range has no power-of-two
+    divisor of at least 2 within `vector-size` cannot be vector dimensions.
+    Left as they are (to become scalar loops, which LLVM's loop vectorizer
+    may still vectorize) are ops with none, with dynamic loop ranges, that
+    the vectorizer rejects, whose vector dimension is a reduction (each
+    tile would be reduced across its lanes; as loops, LLVM keeps vectors of
+    partial sums instead), ops on `i1` buffers (a memref stores a byte
+    per `i1`, a vector of `i1` is packed bits), and ops that compute
+    `math.fpowi` (LLVM's `powi` takes a scalar exponent).
+
+    Every element type gets the same number of lanes, so that an f16
+    program and its f32 original run the same loops and differ only in the
+    bytes they move.
+
+    Before (`vector-size=16`):
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<64x256xf16>) outs(%y : memref<64x256xf16>) {...}
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c64 step %c1 {
+      scf.for %j = %c0 to %c256 step %c16 {
+        %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]}
+            : memref<64x256xf16>, vector<16xf16>
+        ... vector arithmetic ...
+        vector.transfer_write %w, %y[%i, %j] {in_bounds = [true]}
+            : vector<16xf16>, memref<64x256xf16>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorSize", "vector-size", "int64_t", /*default=*/"16",
+           "Lanes of the vectors (elements, whatever their type)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+#endif // AMP_BACKEND_CPU_PASSES_TD

@@ -1,0 +1,20 @@
+//===- Passes.h - Lowering passes for every backend -------------*- C++ -*-===//
+
+#ifndef AMP_BACKEND_COMMON_PASSES_H
+#define AMP_BACKEND_COMMON_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace amp {
+
+#define GEN_PASS_DECL
+#include "amp/Backend/Common/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "amp/Backend/Common/Passes.h.inc"
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_BACKEND_COMMON_PASSES_H

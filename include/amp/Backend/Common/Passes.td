@@ -1,0 +1,116 @@
+//===- Passes.td - lowering passes every backend uses ------*- tablegen -*-===//
+
+#ifndef AMP_BACKEND_COMMON_PASSES_TD
+#define AMP_BACKEND_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DecomposeAggregates : Pass<"amp-decompose-aggregates"> {
+  let summary = "Decompose aggregated linalg ops (softmax) into structured ops";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface`
+    (`linalg.softmax`, Winograd ops) by the structured ops of its
+    decomposition, so that loop lowering and elementwise fusion see plain
+    `linalg.generic`s. Runs after mixed-precision in amp's lowering
+    pipelines; the decomposition keeps the element types the ops have.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
+  let summary = "Give every user of a tensor cast its own copy of the cast";
+  let description = [{
+    A cast read by several kernels cannot be fused into all of them and
+    would stay a kernel of its own, reading and writing the whole tensor.
+    Cloning a tensor `arith.extf`/`arith.truncf` once per user lets
+    elementwise fusion put each copy inside its user, where the cast costs
+    one conversion per element read instead of a round trip through memory.
+    Runs in amp's lowering pipelines before fusion.
+  }];
+}
+
+def ApproximateMath : Pass<"amp-approximate-math"> {
+  let summary = "Evaluate math functions with polynomial approximations";
+  let description = [{
+    Replaces the `math` ops named in `functions` by upstream MLIR's
+    polynomial (or rational) approximations, made of `arith` ops,
+    `math.fma` and bit manipulations, on scalars and on vectors; an f16 or
+    bf16 call is first extended to f32, so the approximation is always
+    evaluated in f32. Two uses in amp's pipelines:
+
+    - SPIR-V for Vulkan, `functions=erf,erfc`: GLSL.std.450 has no erf, so a
+      GELU written with erf would not run in a Vulkan kernel.
+    - The CPU, `functions=tanh,exp,log`: LLVM lowers these to a libm call
+      per element, even inside vectorized kernels; the approximations are
+      vector code, within 4 f32 units in the last place of the exact values
+      (checked by running them: test/Runner/cpu-math.mlir).
+
+    The upstream exp and log work on normal numbers (exp flushes subnormal
+    results to zero, log misreads subnormal arguments); for f32 they are
+    first wrapped in exact scalings by 2^32, `exp(x) = exp(x + 32 ln 2) *
+    2^-32` for x < -87 and `log(x) = log(x * 2^32) - 32 ln 2` for
+    x < 2^-126, so that subnormals keep their values.
+
+    Names amp knows: tanh, exp, expm1, log, log1p, log2, erf, erfc, atan,
+    atan2, asin, acos, sin, cos, cbrt; any other is an error.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The math functions to approximate (default: erf, erfc)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def FreeTemporaries : Pass<"amp-free-temporaries", "::mlir::ModuleOp"> {
+  let summary = "Free a function's bufferized temporaries where it frees "
+                "none itself";
+  let description = [{
+    One-shot bufferization allocates temporaries it never frees, so each
+    call of a lowered function would leak them. On each function that
+    contains no `memref.dealloc` of its own, this pass runs MLIR's buffer
+    deallocation passes (`ownership-based-buffer-deallocation` and the
+    passes that simplify its results; `bufferization-lower-deallocations`
+    then runs on the module, where it may add the helper function it
+    needs, and `convert-bufferization-to-memref` turns the clones made for
+    buffers that control flow yields into copies), which free every buffer
+    once it is dead and leave the buffers a function returns to its
+    caller. A function that frees memory itself manages its buffers by
+    hand, which that pipeline does not accept; it is left as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def FuseElementwise : Pass<"amp-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers unless "
+                "that recomputes them";
+  let description = [{
+    Linalg's elementwise fusion with a cost rule for amp's kernels: a
+    producer (typically a cast made by mixed-precision) is fused into its
+    only consumer, where it costs one evaluation per element the consumer
+    reads instead of a round trip through memory, *except* when the
+    consumer reduces and reads the producer's result through an indexing
+    map that is not a permutation of its loops. Such a consumer (a matmul
+    reading `A[i, k]` in loops `(i, j, k)`, a convolution reading its input
+    through a window) would evaluate the producer once per iteration of the
+    loops the map ignores: a cast fused into a 512^3 matmul runs 512 times
+    per element. The producer then stays a kernel of its own, which writes
+    its result once (in the low type, half the bytes of f32).
+
+    Also applies what upstream's `linalg-fuse-elementwise-ops` applies with
+    it: reshapes folded by expansion, constant folding of linalg ops and the
+    canonicalizations of the ops involved.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // AMP_BACKEND_COMMON_PASSES_TD

@@ -1,0 +1,128 @@
+//===- Passes.td - lowering passes for GPU kernels ---------*- tablegen -*-===//
+
+#ifndef AMP_BACKEND_GPU_PASSES_TD
+#define AMP_BACKEND_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ContiguousKernelBuffers : Pass<"amp-contiguous-kernel-buffers"> {
+  let summary = "Give linalg ops on buffers identity-layout operands, copying "
+                "strided views in and out";
+  let description = [{
+    For GPU kernels whose buffers are passed as bare pointers (amp's Vulkan
+    calling convention: a buffer is its aligned pointer and its size in
+    bytes), a view with an offset or strides (a `memref.subview` of a
+    `tensor.extract_slice`, a strided `expand_shape`) would reach the kernel
+    without its offset and with too few bytes. This pass replaces every
+    operand of a linalg op on buffers whose layout is not the identity by a
+    new identity-layout buffer of the same shape: the view is copied into it
+    before the op (`memref.copy`, on the host) unless the op only overwrites
+    it, copied back after the op when the op writes it, and the buffer is
+    freed. A value used by several operands of one op gets one buffer. Ops
+    with dynamic shapes are left alone.
+
+    Before:
+    ```mlir
+    %v = memref.subview %a[0, 128] [450, 64] [1, 1]
+        : memref<450x256xf32> to memref<450x64xf32, strided<[256, 1], offset: 128>>
+    linalg.generic ... ins(%v : memref<450x64xf32, strided<[256, 1], offset: 128>>)
+                       outs(%o : memref<450x64xf32>)
+    ```
+    After:
+    ```mlir
+    %c = memref.alloc() : memref<450x64xf32>
+    memref.copy %v, %c : memref<450x64xf32, strided<[256, 1], offset: 128>> to memref<450x64xf32>
+    linalg.generic ... ins(%c : memref<450x64xf32>) outs(%o : memref<450x64xf32>)
+    memref.dealloc %c : memref<450x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def ReductionLoopsInnermost : Pass<"amp-reduction-loops-innermost"> {
+  let summary = "Move the reduction dimensions of linalg ops after their "
+                "parallel dimensions";
+  let description = [{
+    Permutes the loop dimensions of every structured linalg op that has a
+    reduction dimension before a parallel one, so that its parallel
+    dimensions come first and its reduction dimensions last, each group in
+    its original order (named ops are generalized to `linalg.generic`
+    first). `convert-linalg-to-parallel-loops` then makes one `scf.parallel`
+    over all the parallel dimensions with the reductions as `scf.for` loops
+    inside it, which `gpu-map-parallel-loops` and
+    `convert-parallel-loops-to-gpu` turn into one kernel. Without it, a
+    reduction over a middle axis (`tosa.reduce_sum` over axis 1 of a 4-d
+    tensor, a global average pool written as sums) becomes an `scf.parallel`
+    inside an `scf.for` inside an `scf.parallel`, which cannot be mapped to
+    GPU threads.
+
+    Each output element still sums its terms in the same order (the
+    reduction dimensions keep their relative order), so results do not
+    change.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(n, r, c) -> (n, r, c), (n, r, c) -> (n, c)],
+                    iterator_types = ["parallel", "reduction", "parallel"]} ...
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [(n, c, r) -> (n, r, c), (n, c, r) -> (n, c)],
+                    iterator_types = ["parallel", "parallel", "reduction"]} ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
+  let summary = "Split outermost scf.parallel loops into workgroups of "
+                "invocations";
+  let description = [{
+    Tiles every outermost `scf.parallel` loop with static trip counts so that
+    `gpu-map-parallel-loops` maps the outer loop to the grid and the inner
+    one to the invocations of a workgroup (GPU threads). Tile sizes are
+    chosen per loop, from the innermost dimension outwards: each dimension
+    gets the largest divisor of its trip count that keeps the product of
+    the sizes at most `workgroup-size`, so that tiles are full and no
+    invocation is idle (a prime trip count larger than the budget gets a
+    tile of 1). Only the first three dimensions, which
+    `gpu-map-parallel-loops` maps to the x, y and z ids, take part: the
+    others run sequentially in every invocation and get tiles of 1.
+    Loops that are already nested in a parallel loop, that
+    reduce (have results), or whose bounds or steps are not constant, are
+    left alone.
+
+    Devices cap the workgroups of a dispatch per dimension (Vulkan's
+    `maxComputeWorkGroupCount`, 65535 on many GPUs and on lavapipe). A
+    dimension of the workgroup loop with more than `max-workgroups`
+    iterations is split into two, `a * f + b` with both within the cap,
+    when the loop has fewer than three dimensions (a 1-D loop over 8M
+    elements: 131072 workgroups become 32768 x 4); otherwise the launch
+    reports the excess.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c1) { ... }
+    ```
+    After (`workgroup-size=64`):
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c64) {
+      scf.parallel (%ii, %jj) = (%c0, %c0) to (%c1, %c64) step (%c1, %c1) {
+        ... (guarded by %j + %jj < 128, always true here)
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"64",
+           "Most invocations per workgroup (1 leaves the loops alone)">,
+    Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"65535",
+           "Most workgroups along one dimension of the grid">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // AMP_BACKEND_GPU_PASSES_TD

@@ -1,0 +1,98 @@
+//===- Passes.td - lowering passes for Vulkan (SPIR-V) -----*- tablegen -*-===//
+
+#ifndef AMP_BACKEND_SPIRV_PASSES_TD
+#define AMP_BACKEND_SPIRV_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttachSPIRVEntryPointABI : Pass<"amp-attach-spirv-entry-point-abi"> {
+  let summary = "Give GPU kernels the SPIR-V entry point ABI of their block size";
+  let description = [{
+    Sets `spirv.entry_point_abi` on every `gpu.func` kernel that has none,
+    with the workgroup size of its `known_block_size` (1x1x1 when unknown),
+    so that `convert-gpu-to-spirv` turns it into a SPIR-V entry point.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def NestSPIRVModules : Pass<"amp-nest-spirv-modules", "::mlir::ModuleOp"> {
+  let summary = "Move each kernel's spirv.module into its gpu.module";
+  let description = [{
+    For Vulkan (`Shader`) targets, `convert-gpu-to-spirv` places the
+    `spirv.module @__spv__<name>` it makes for `gpu.module @<name>` beside
+    it, while `gpu-module-to-binary` serialises the `spirv.module` found
+    inside a `gpu.module`. This pass moves every such `spirv.module` into
+    the `gpu.module` it was made from, so that the kernels can be
+    serialised into `gpu.binary` ops for a runtime. A `spirv.module` whose
+    `gpu.module` cannot be found is an error.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::spirv::SPIRVDialect"];
+}
+
+def EmulateBF16Storage : Pass<"amp-emulate-bf16-storage", "::mlir::ModuleOp"> {
+  let summary = "Make bf16 storage-only in GPU kernels: i16 in memory, f32 "
+                "arithmetic, bit-exact conversions";
+  let description = [{
+    For targets without bf16 (SPIR-V for Vulkan, e.g. Mesa's lavapipe),
+    rewrites every `gpu.module` so that no bf16 type remains, while the
+    kernels compute what the bf16 program computes:
+
+    1. bf16 arithmetic (`arith`) and math functions (`math`) run in f32
+       with their results rounded to bf16 (upstream
+       `arith-emulate-unsupported-floats` and
+       `math-extend-to-supported-types` patterns). For +, -, *, / and sqrt
+       this rounding gives exactly the bf16 result.
+    2. bf16 values and buffers become i16 holding the same bits. The casts
+       become integer code that is exact on every input:
+       `extf` bf16 -> f32 shifts the 16 bits into the high half of an f32;
+       `truncf` f32 -> bf16 rounds to nearest, ties to even, on the bits,
+       keeps infinities, and turns a NaN into a quiet NaN of the same sign
+       and leading payload bits (as hardware conversions do).
+       bf16 constants become i16 constants of their bits.
+    3. Launches of the rewritten kernels pass their bf16 buffers through a
+       `builtin.unrealized_conversion_cast` to the i16 buffer type (the same
+       bytes); `reconcile-unrealized-casts` removes it once the host is in
+       the LLVM dialect.
+
+    Host code is left alone: it keeps bf16 buffers and computes whatever
+    bf16 it has with the CPU's own conversions.
+
+    Before (in a kernel):
+    ```mlir
+    %x = memref.load %in[%i] : memref<64xbf16>
+    %y = arith.addf %x, %x : bf16
+    memref.store %y, %out[%i] : memref<64xbf16>
+    ```
+    After:
+    ```mlir
+    %x = memref.load %in[%i] : memref<64xi16>
+    %w = arith.extui %x : i16 to i32
+    ... (shift, bitcast to f32) ...
+    %s = arith.addf %xf, %xf : f32
+    ... (round to nearest even on the bits, NaN check) ...
+    memref.store %y, %out[%i] : memref<64xi16>
+    ```
+    A kernel op that would still need bf16 (one that is neither arithmetic,
+    math, a cast, a constant nor data movement) is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def ExpandFloorCeilDiv : Pass<"amp-expand-floor-ceil-div"> {
+  let summary = "Expand rounding integer divisions into plain ones";
+  let description = [{
+    Rewrites `arith.floordivsi`, `arith.ceildivsi` and `arith.ceildivui`
+    into `arith.divsi`/`divui` with comparisons and selects (upstream
+    MLIR's patterns), for targets without such instructions: SPIR-V, where
+    the index arithmetic of a bilinear `tosa.resize` kernel otherwise fails
+    to lower ("failed to legalize operation 'arith.floordivsi'"). Other
+    `arith` ops, including the min/max ops that `arith-expand` would also
+    rewrite, are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // AMP_BACKEND_SPIRV_PASSES_TD

@@ -1,0 +1,67 @@
+//===- TargetNames.h - The one vocabulary of target names -------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every amp entry point that names a target (mixed-precision{target=},
+// amp-lower-to-nvvm{chip=}, amp-run --backend/--chip, Python's
+// `target=`) parses it here, so that one spelling means one thing:
+//
+//   cpu               the host CPU through LLVM (f16/bf16 everywhere)
+//   vulkan            Vulkan 1.1 with Float16 and 16-bit storage buffers
+//   vulkan-storage16  Vulkan with 16-bit storage buffers, no Float16
+//   sm_<N>[a|f]       an NVIDIA GPU of compute capability N/10 (N >= 20)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TARGET_TARGETNAMES_H
+#define AMP_TARGET_TARGETNAMES_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class MLIRContext;
+namespace amp {
+
+enum class TargetKind { CPU, Vulkan, VulkanStorage16, NVVM };
+
+/// A parsed target name.
+struct TargetName {
+  TargetKind kind = TargetKind::CPU;
+  /// For NVVM, the chip as spelled (sm_90a); empty otherwise.
+  std::string chip;
+  /// For NVVM, the compute capability (90 for sm_90a).
+  unsigned sm = 0;
+};
+
+/// Parses a target name; nullopt if it is none of the names above.
+std::optional<TargetName> parseTargetName(StringRef name);
+
+/// The names parseTargetName accepts, for diagnostics.
+StringRef getTargetNamesHelp();
+
+/// The SPIR-V capabilities and extensions amp assumes of a Vulkan target:
+/// the mixed-precision pass's `target=vulkan` and the SPIR-V pipeline use
+/// the same list. `float16` is false for vulkan-storage16.
+SmallVector<StringRef> getVulkanCapabilities(bool float16);
+SmallVector<StringRef> getVulkanExtensions();
+
+/// The target attribute for `name` (`#spirv.target_env`, `#nvvm.target`),
+/// or null for the CPU. The dialect of the attribute must be loaded; see
+/// insertTargetDialects.
+Attribute buildTargetAttr(MLIRContext *context, const TargetName &name);
+
+/// Adds the dialect buildTargetAttr needs for `name` to `registry`.
+void insertTargetDialects(DialectRegistry &registry, const TargetName &name);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TARGET_TARGETNAMES_H

@@ -1,0 +1,171 @@
+//===- VectorizeForCPU.cpp - Vector-sized tiles of linalg ops -------------===//
+
+#include "amp/Backend/CPU/VectorizeForCPU.h"
+#include "amp/Backend/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_VECTORIZEFORCPU
+#include "amp/Backend/CPU/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+/// The largest power of two in [2, vectorSize] that divides `range`, or 1.
+static int64_t laneCount(int64_t range, int64_t vectorSize) {
+  int64_t lanes = 1;
+  for (int64_t t = 2; t <= vectorSize; t *= 2)
+    if (range % t == 0)
+      lanes = t;
+  return lanes;
+}
+
+std::optional<std::pair<unsigned, int64_t>>
+amp::chooseVectorDimension(linalg::LinalgOp op, int64_t vectorSize) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  // Elements of the operands each dimension is the innermost index of.
+  SmallVector<int64_t> contiguous(ranges.size(), 0);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0)
+      continue;
+    if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+      contiguous[dim.getPosition()] += type.getNumElements();
+  }
+  std::optional<std::pair<unsigned, int64_t>> best;
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    int64_t lanes = laneCount(range, vectorSize);
+    // Ties go to the later (inner) loop dimension.
+    if (lanes < 2 || contiguous[dim] == 0 ||
+        (best && contiguous[dim] < contiguous[best->first]))
+      continue;
+    best = {static_cast<unsigned>(dim), lanes};
+  }
+  return best;
+}
+
+/// Whether `op` reads or writes i1 elements: a memref stores one byte per
+/// i1, but LLVM loads and stores a vector of i1 as packed bits.
+static bool accessesBooleans(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.getElementType().isInteger(1);
+  });
+}
+
+/// Whether `op`'s body computes something LLVM has no vector form of:
+/// llvm.intr.powi (math.fpowi) takes a scalar exponent.
+static bool computesScalarOnly(linalg::LinalgOp op) {
+  return op->walk([](math::FPowIOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   int64_t vectorSize) {
+  if (!op.hasPureBufferSemantics() || accessesBooleans(op) ||
+      computesScalarOnly(op) ||
+      !linalg::hasVectorizationImpl(op) ||
+      failed(linalg::vectorizeOpPrecondition(op)))
+    return failure();
+  std::optional<std::pair<unsigned, int64_t>> vectorDim =
+      chooseVectorDimension(op, vectorSize);
+  // A reduction along the vector dimension would reduce each tile across
+  // its lanes; as scalar loops, LLVM's loop vectorizer keeps lanes of
+  // partial results instead (and a sum in order loses nothing).
+  if (!vectorDim || op.getIteratorTypesArray()[vectorDim->first] ==
+                        utils::IteratorType::reduction)
+    return failure();
+
+  // Tiles of one element everywhere but along the vector dimension; a
+  // dimension of range 1 needs no loop.
+  SmallVector<int64_t> tileSizes;
+  for (auto [dim, range] : llvm::enumerate(op.getStaticLoopRanges()))
+    tileSizes.push_back(dim == vectorDim->first ? vectorDim->second
+                                                : (range == 1 ? 0 : 1));
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(tileSizes);
+  options.setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+
+  // Every tile has static sizes (the tiles divide the ranges). With the
+  // vector dimension as its last loop, the tile is vectorized into vectors
+  // whose other dimensions are leading unit ones, which are then dropped (a
+  // matmul tile (i, j, k) would otherwise read 16x1 vectors, which LLVM
+  // splits into scalars).
+  Operation *tile = tiled->op;
+  if (auto generic = dyn_cast<linalg::GenericOp>(tile)) {
+    SmallVector<unsigned> order;
+    for (unsigned dim = 0, e = generic.getNumLoops(); dim < e; ++dim)
+      if (dim != vectorDim->first)
+        order.push_back(dim);
+    order.push_back(vectorDim->first);
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (succeeded(interchanged))
+      tile = *interchanged;
+  }
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (succeeded(vectorized))
+    rewriter.eraseOp(tile);
+  // Otherwise tiled but scalar: still correct.
+  return success();
+}
+
+namespace {
+struct VectorizeForCPU : amp::impl::VectorizeForCPUBase<VectorizeForCPU> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (vectorSize < 2 || vectorSize > 1024) {
+      getOperation()->emitError("amp-vectorize-for-cpu: vector-size must be "
+                                "in [2, 1024], got ")
+          << static_cast<int64_t>(vectorSize);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      (void)amp::vectorizeForCPU(rewriter, op, vectorSize);
+
+    // Vectors without their leading unit dimensions, transfers on subviews
+    // folded into transfers on the viewed buffers.
+    RewritePatternSet patterns(&getContext());
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    memref::populateFoldMemRefAliasOpPatterns(patterns);
+    // Best effort, as in upstream's fold-memref-alias-ops: the folding of
+    // reshapes into transfers may report changes it did not make, so the
+    // driver can stop before it sees a fixed point; the IR is valid anyway.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    // An accumulator read and written at the same place in every iteration
+    // of a loop (a matmul tile's, along k) stays in registers across it.
+    linalg::hoistRedundantVectorTransfers(getOperation());
+  }
+};
+} // namespace

@@ -1,0 +1,62 @@
+//===- FuseElementwise.cpp - Elementwise fusion without recomputation -----===//
+
+#include "amp/Backend/Common/FuseElementwise.h"
+#include "amp/Backend/Common/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "amp/Backend/Common/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+bool amp::fusionRecomputes(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  return consumer && consumer.getNumReductionLoops() != 0 &&
+         !consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+bool amp::shouldFuseElementwise(OpOperand *fusedOperand) {
+  Operation *producer = fusedOperand->get().getDefiningOp();
+  return producer && producer->hasOneUse() && !fusionRecomputes(fusedOperand);
+}
+
+void amp::populateAmpElementwiseFusionPatterns(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  linalg::ControlFusionFn control = shouldFuseElementwise;
+  linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        return producer && producer->hasOneUse();
+      });
+  linalg::populateConstantFoldLinalgOperations(patterns, control);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+  context->getLoadedDialect<linalg::LinalgDialect>()
+      ->getCanonicalizationPatterns(patterns);
+}
+
+namespace {
+struct FuseElementwise : amp::impl::FuseElementwiseBase<FuseElementwise> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    amp::populateAmpElementwiseFusionPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    // Fusion is an optimization: where the driver stops before a fixed
+    // point, the IR is valid and merely less fused.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+  }
+};
+} // namespace

@@ -1,0 +1,37 @@
+//===- Backend.cpp - Where amp-run runs a program -------------------------===//
+
+#include "amp/Runner/Backend.h"
+
+using namespace mlir::amp::runtime;
+
+static const BackendDescription kBackends[] = {
+    {Backend::CPU, "cpu", "amp-lower-to-llvm", "", false},
+    {Backend::Vulkan, "vulkan", "amp-lower-to-vulkan",
+     "libamp_vulkan_runtime.so", false},
+    {Backend::CUDA, "cuda", "amp-lower-to-nvvm", "libamp_cuda_runtime.so",
+     true},
+};
+
+std::optional<BackendDescription>
+mlir::amp::runtime::lookupBackend(llvm::StringRef name) {
+  for (const BackendDescription &backend : kBackends)
+    if (backend.name == name)
+      return backend;
+  return std::nullopt;
+}
+
+std::string mlir::amp::runtime::listBackends() {
+  std::string names;
+  for (const BackendDescription &backend : kBackends)
+    names += (names.empty() ? "" : ", ") + backend.name.str();
+  return names;
+}
+
+std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
+                                            const BackendOptions &options) {
+  std::string pipeline = backend.pipelineName.str();
+  if (backend.backend == Backend::CUDA)
+    pipeline +=
+        "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
+  return pipeline;
+}

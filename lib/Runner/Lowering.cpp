@@ -1,0 +1,103 @@
+//===- Lowering.cpp - From the tensor-level file to the JIT ---------------===//
+
+#include "amp/Runner/Lowering.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+
+/// Erases the functions `entry` does not reach through symbol uses (test
+/// drivers and other entry points sharing the file), so that nothing the
+/// call does not need is lowered or compiled.
+static void eraseUnreachableFunctions(ModuleOp module, func::FuncOp entry) {
+  SymbolTable symbols(module);
+  llvm::SmallPtrSet<Operation *, 16> reached;
+  reached.insert(entry);
+  SmallVector<Operation *> worklist{entry};
+  while (!worklist.empty()) {
+    Operation *function = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(function);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *callee = symbols.lookup(use.getSymbolRef().getRootReference());
+      if (isa_and_nonnull<func::FuncOp>(callee) &&
+          reached.insert(callee).second)
+        worklist.push_back(callee);
+    }
+  }
+  for (auto function :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!reached.contains(function))
+      function.erase();
+}
+
+void mlir::amp::runtime::prepareEntry(ModuleOp module, StringRef entry) {
+  auto function = dyn_cast_or_null<func::FuncOp>(
+      SymbolTable::lookupSymbolIn(module, entry));
+  if (!function)
+    return;
+  eraseUnreachableFunctions(module, function);
+  function.setPublic();
+  Builder builder(module.getContext());
+  for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
+    if (isa<TensorType>(type))
+      function.setArgAttr(i, "bufferization.writable",
+                          builder.getBoolAttr(false));
+}
+
+LogicalResult mlir::amp::runtime::lowerModule(ModuleOp module,
+                                              StringRef pipeline) {
+  PassManager pm(module.getContext());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  // The text is nested in the module pass manager, without an anchor.
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return emitError(module.getLoc())
+           << "cannot build the pipeline '" << pipeline << "': " << errors;
+  return pm.run(module);
+}
+
+void mlir::amp::runtime::routeGlobalsThroughRuntime(ModuleOp module,
+                                                    StringRef runtimeFunction) {
+  SymbolTable symbols(module);
+  SmallVector<LLVM::AddressOfOp> addresses;
+  module.walk([&](LLVM::AddressOfOp op) {
+    if (op->getParentOfType<LLVM::LLVMFuncOp>() &&
+        isa_and_nonnull<LLVM::GlobalOp>(symbols.lookup(op.getGlobalName())))
+      addresses.push_back(op);
+  });
+  if (addresses.empty())
+    return;
+
+  MLIRContext *context = module.getContext();
+  OpBuilder builder(context);
+  auto pointer = LLVM::LLVMPointerType::get(context);
+  auto i64 = IntegerType::get(context, 64);
+  auto callee = symbols.lookup<LLVM::LLVMFuncOp>(runtimeFunction);
+  if (!callee) {
+    builder.setInsertionPointToStart(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(
+        builder, module.getLoc(), runtimeFunction,
+        LLVM::LLVMFunctionType::get(pointer, {pointer, i64}));
+  }
+  DataLayout layout(module);
+  for (LLVM::AddressOfOp address : addresses) {
+    auto global = symbols.lookup<LLVM::GlobalOp>(address.getGlobalName());
+    int64_t bytes = layout.getTypeSize(global.getGlobalType()).getFixedValue();
+    builder.setInsertionPointAfter(address);
+    Value size = LLVM::ConstantOp::create(builder, address.getLoc(), i64,
+                                          builder.getI64IntegerAttr(bytes));
+    auto call = LLVM::CallOp::create(builder, address.getLoc(), callee,
+                                     ValueRange{address.getResult(), size});
+    address.getResult().replaceAllUsesExcept(call.getResult(), call);
+  }
+}
