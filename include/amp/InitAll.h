@@ -12,6 +12,7 @@
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Transforms/CastFolding.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -23,10 +24,12 @@
 namespace mlir {
 namespace amp {
 
-/// The amp dialect and every AmpOpInterface and target model.
+/// The amp dialect, every AmpOpInterface and target model, and amp's cast
+/// folding as part of `--canonicalize`.
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<AmpDialect>();
   registerAllExternalModels(registry);
+  registerCastFoldingCanonicalization(registry);
 }
 
 /// Every amp pass (the core's and the backends') and pipeline.

@@ -1,5 +1,8 @@
 //===- CastFolding.cpp - Exact cast folding patterns ----------------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every pattern here keeps each value the program computes bit for bit; the
 // exactness argument is given with each one and in docs/CastFolding.md.
 //
@@ -7,6 +10,7 @@
 
 #include "amp/Transforms/CastFolding.h"
 
+#include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -123,6 +128,52 @@ bool isElementPreservingMove(Operation *op) {
              tosa::ReshapeOp, tosa::TransposeOp, tosa::SliceOp>(op);
 }
 
+/// linalg ops that only move the elements of their one input into an init
+/// made by tensor.empty: linalg.transpose, linalg.copy and generics whose
+/// body yields the input element at a permuted index.
+bool isLinalgMove(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.getNumDpsInputs() != 1 || linalgOp.getNumDpsInits() != 1 ||
+      !linalgOp.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+    return false;
+  if (isa<linalg::TransposeOp, linalg::CopyOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  Block *body = generic.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 && yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == body->getArgument(0) &&
+         generic.getIndexingMapsArray()[0].isPermutation() &&
+         generic.getIndexingMapsArray()[1].isIdentity();
+}
+
+/// A copy of `move` (an element-preserving move or a linalg move) reading
+/// `source` and producing `resultType`, whose element type is `source`'s: a
+/// linalg move gets a new tensor.empty of that type as its init.
+Operation *cloneMoveOf(PatternRewriter &rewriter, Operation *move,
+                       Value source, Type resultType) {
+  IRMapping mapping;
+  mapping.map(move->getOperand(0), source);
+  if (isLinalgMove(move)) {
+    auto init = cast<linalg::LinalgOp>(move).getDpsInitOperand(0)->get();
+    auto empty = init.getDefiningOp<tensor::EmptyOp>();
+    Value newInit = tensor::EmptyOp::create(rewriter, empty.getLoc(),
+                                            resultType,
+                                            empty.getDynamicSizes());
+    mapping.map(init, newInit);
+  }
+  Operation *newMove = rewriter.clone(*move, mapping);
+  newMove->getResult(0).setType(resultType);
+  // A generic's body takes the new element type too.
+  for (Region &region : newMove->getRegions())
+    for (BlockArgument arg : region.getArguments())
+      arg.setType(getElementTypeOrSelf(resultType));
+  return newMove;
+}
+
 /// Moves whose result holds fewer elements than (or as many as) their first
 /// operand, picked from it: slices, gathers, single elements.
 bool isShrinkingMove(Operation *op) {
@@ -179,6 +230,8 @@ struct CastBeforeBroadcast : OpRewritePattern<CastOp> {
     auto newBcast = linalg::BroadcastOp::create(
         rewriter, bcast.getLoc(), input, init, bcast.getDimensions());
     rewriter.replaceOp(op, newBcast->getResults());
+    // The old broadcast, its init and what fed only it (an extf).
+    eraseDeadChain(rewriter, bcast->getResult(0));
     return success();
   }
 };
@@ -210,6 +263,7 @@ struct CastBeforePad : OpRewritePattern<CastOp> {
         pad.getMixedLowPad(), pad.getMixedHighPad(), newPadValue,
         pad.getNofold());
     rewriter.replaceOp(op, newPad->getResults());
+    eraseDeadChain(rewriter, pad->getResult(0));
     return success();
   }
 };
@@ -221,16 +275,16 @@ struct FoldCastPairAroundMove : OpRewritePattern<arith::TruncFOp> {
   LogicalResult matchAndRewrite(arith::TruncFOp trunc,
                                 PatternRewriter &rewriter) const override {
     Operation *move = trunc.getIn().getDefiningOp();
-    if (!move || !isElementPreservingMove(move) || !move->hasOneUse())
+    if (!move || !(isElementPreservingMove(move) || isLinalgMove(move)) ||
+        !move->hasOneUse())
       return rewriter.notifyMatchFailure(trunc, "not a move with one user");
     auto ext = move->getOperand(0).getDefiningOp<arith::ExtFOp>();
     auto elt = cast<FloatType>(getElementTypeOrSelf(trunc.getType()));
     if (!ext || getElementTypeOrSelf(ext.getIn().getType()) != elt)
       return rewriter.notifyMatchFailure(trunc, "no exact extf round trip");
     rewriter.setInsertionPoint(trunc);
-    Operation *newMove = rewriter.clone(*move);
-    newMove->setOperand(0, ext.getIn());
-    newMove->getResult(0).setType(trunc.getType());
+    Operation *newMove = cloneMoveOf(rewriter, move, ext.getIn(),
+                                     trunc.getType());
     rewriter.replaceOp(trunc, newMove->getResults());
     eraseDeadChain(rewriter, move->getResult(0));
     return success();
@@ -310,7 +364,7 @@ static bool mayFold(Operation *cast) {
     if (isa<arith::ExtFOp, arith::TruncFOp, linalg::BroadcastOp,
             tensor::PadOp>(def) ||
         def->hasTrait<OpTrait::ConstantLike>() ||
-        isElementPreservingMove(def) ||
+        isElementPreservingMove(def) || isLinalgMove(def) ||
         (isa<arith::TruncFOp>(cast) &&
          isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
       return true;
@@ -340,4 +394,24 @@ void mlir::amp::foldAmpCasts(Operation *root) {
     if (isa<arith::ExtFOp, arith::TruncFOp>(op) && op->use_empty())
       op->erase();
   });
+}
+
+namespace {
+/// Loads the amp dialect with arith and gives it the cast folding patterns
+/// as its canonicalization patterns.
+struct CastFoldingCanonicalization
+    : DialectExtension<CastFoldingCanonicalization, arith::ArithDialect> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CastFoldingCanonicalization)
+  void apply(MLIRContext *context, arith::ArithDialect *) const override {
+    // Loading amp here is what arith's own dependent dialects do when they
+    // load: it happens where arith is loaded (parsing, pipeline setup).
+    context->getOrLoadDialect<AmpDialect>()->addCanonicalizationPatterns(
+        populateAmpCastFoldingPatterns);
+  }
+};
+} // namespace
+
+void mlir::amp::registerCastFoldingCanonicalization(
+    DialectRegistry &registry) {
+  registry.addExtensions<CastFoldingCanonicalization>();
 }

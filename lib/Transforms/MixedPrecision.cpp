@@ -245,6 +245,10 @@ void MixedPrecision::runOnOperation() {
     return signalPassFailure();
   }
 
+  // The analysis weighs every use of a value: dead ops would sway it, and
+  // the pass erases what it leaves dead, so that a second run, which sees
+  // none of them, decides the same.
+  eraseDeadOps(root);
   bool changeSignatures = !isa<FunctionOpInterface>(root) &&
                           root->hasTrait<OpTrait::SymbolTable>();
   FailureOr<PrecisionAssignment> assignment =
@@ -267,8 +271,11 @@ void MixedPrecision::runOnOperation() {
   PrecisionRewriteStats stats;
   if (failed(applyPrecisionAssignment(root, *assignment, stats)))
     return signalPassFailure();
-  // Exact cast folding on the casts only (a greedy driver over the whole
-  // module would cost more than the rewrite), then what is left unused.
+  // What the rewrite left unused, then exact cast folding on the casts only
+  // (a greedy driver over the whole module would cost more than the
+  // rewrite; a cast must see its real users to move), then what the folding
+  // left unused: running the pass again changes nothing.
+  eraseDeadOps(root);
   foldAmpCasts(root);
   eraseDeadOps(root);
   CastCount casts = countCasts(root);

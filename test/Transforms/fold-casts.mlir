@@ -1,4 +1,7 @@
 // RUN: amp-opt %s --split-input-file --amp-fold-casts | FileCheck %s
+// The same patterns are amp's canonicalization patterns: any pipeline that
+// loads amp folds casts in its ordinary --canonicalize.
+// RUN: amp-opt %s --split-input-file --canonicalize | FileCheck %s --check-prefix=CANON
 
 // An exact round trip disappears (upstream folder).
 // CHECK-LABEL: func.func @trunc_of_ext
@@ -192,4 +195,79 @@ func.func @lossy_stays(%x: tensor<4xf32>, %d: tensor<4xf64>, %h: tensor<4xf16>) 
   %6 = arith.mulf %e, %c : tensor<4xf32>
   %7 = arith.truncf %6 : tensor<4xf32> to tensor<4xf16>
   return %1, %3, %5, %7 : tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
+
+// -----
+
+// A cast of a broadcast leaves nothing of the old one behind: no f32
+// broadcast, init or extf.
+// CHECK-LABEL: func.func @broadcast_round_trip
+// CHECK-SAME: (%[[X:.+]]: tensor<8xf16>)
+// CHECK-NEXT: %[[E:.+]] = tensor.empty() : tensor<4x8xf16>
+// CHECK-NEXT: %[[B:.+]] = linalg.broadcast ins(%[[X]] : tensor<8xf16>) outs(%[[E]] : tensor<4x8xf16>) dimensions = [0]
+// CHECK-NEXT: return %[[B]]
+// CANON-LABEL: func.func @broadcast_round_trip
+// CANON-NOT: f32
+func.func @broadcast_round_trip(%x: tensor<8xf16>) -> tensor<4x8xf16> {
+  %e = arith.extf %x : tensor<8xf16> to tensor<8xf32>
+  %init = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.broadcast ins(%e : tensor<8xf32>) outs(%init : tensor<4x8xf32>) dimensions = [0]
+  %r = arith.truncf %b : tensor<4x8xf32> to tensor<4x8xf16>
+  return %r : tensor<4x8xf16>
+}
+
+// -----
+
+// linalg data movement is a move like tosa.transpose: an exact round trip
+// around linalg.transpose, linalg.copy or a permutation generic disappears.
+// CHECK-LABEL: func.func @linalg_moves
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf16>)
+// CHECK-NOT: f32
+// CHECK: linalg.transpose ins(%[[X]] : tensor<4x8xf16>) outs(%{{.+}} : tensor<8x4xf16>) permutation = [1, 0]
+// CHECK: linalg.copy ins(%[[X]] : tensor<4x8xf16>) outs(%{{.+}} : tensor<4x8xf16>)
+// CHECK: linalg.generic {{.+}} ins(%[[X]] : tensor<4x8xf16>) outs(%{{.+}} : tensor<8x4xf16>)
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT: linalg.yield %[[IN]] : f16
+// CHECK-NOT: f32
+// CANON-LABEL: func.func @linalg_moves
+// CANON-NOT: f32
+// CANON: return
+#in = affine_map<(d0, d1) -> (d1, d0)>
+#out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @linalg_moves(%x: tensor<4x8xf16>) -> (tensor<8x4xf16>, tensor<4x8xf16>, tensor<8x4xf16>) {
+  %e = arith.extf %x : tensor<4x8xf16> to tensor<4x8xf32>
+  %i0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%e : tensor<4x8xf32>) outs(%i0 : tensor<8x4xf32>) permutation = [1, 0]
+  %r0 = arith.truncf %t : tensor<8x4xf32> to tensor<8x4xf16>
+  %e1 = arith.extf %x : tensor<4x8xf16> to tensor<4x8xf32>
+  %i1 = tensor.empty() : tensor<4x8xf32>
+  %c = linalg.copy ins(%e1 : tensor<4x8xf32>) outs(%i1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r1 = arith.truncf %c : tensor<4x8xf32> to tensor<4x8xf16>
+  %e2 = arith.extf %x : tensor<4x8xf16> to tensor<4x8xf32>
+  %i2 = tensor.empty() : tensor<8x4xf32>
+  %g = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel"]}
+      ins(%e2 : tensor<4x8xf32>) outs(%i2 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x4xf32>
+  %r2 = arith.truncf %g : tensor<8x4xf32> to tensor<8x4xf16>
+  return %r0, %r1, %r2 : tensor<8x4xf16>, tensor<4x8xf16>, tensor<8x4xf16>
+}
+
+// -----
+
+// A round trip that is not exact stays: extf(truncf(x)) is not x.
+// CHECK-LABEL: func.func @transpose_lossy
+// CHECK: arith.truncf
+// CHECK: linalg.transpose
+// CHECK: arith.extf
+// CANON-LABEL: func.func @transpose_lossy
+// CANON: arith.truncf
+// CANON: arith.extf
+func.func @transpose_lossy(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %t16 = arith.truncf %x : tensor<4x8xf32> to tensor<4x8xf16>
+  %i = tensor.empty() : tensor<8x4xf16>
+  %t = linalg.transpose ins(%t16 : tensor<4x8xf16>) outs(%i : tensor<8x4xf16>) permutation = [1, 0]
+  %r = arith.extf %t : tensor<8x4xf16> to tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
 }

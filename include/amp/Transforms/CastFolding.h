@@ -4,6 +4,7 @@
 #define AMP_TRANSFORMS_CASTFOLDING_H
 
 namespace mlir {
+class DialectRegistry;
 class Operation;
 class RewritePatternSet;
 namespace amp {
@@ -17,6 +18,12 @@ void populateAmpCastFoldingPatterns(RewritePatternSet &patterns);
 /// Applies those patterns and the upstream cast folders to the casts nested
 /// in `root` (and the casts they create), touching no other op.
 void foldAmpCasts(Operation *root);
+
+/// Makes amp's cast folding part of `--canonicalize` in every context built
+/// from `registry`: whenever the arith dialect is loaded, the amp dialect is
+/// loaded with it and contributes populateAmpCastFoldingPatterns as its
+/// canonicalization patterns. amp::registerAllDialects calls it.
+void registerCastFoldingCanonicalization(DialectRegistry &registry);
 
 } // namespace amp
 } // namespace mlir

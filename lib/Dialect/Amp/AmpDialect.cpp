@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -20,6 +21,12 @@ void AmpDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "amp/Dialect/Amp/AmpAttributes.cpp.inc"
       >();
+}
+
+void AmpDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  for (PatternPopulator populate : canonicalizationPopulators)
+    populate(results);
 }
 
 bool mlir::amp::isSupportedLowType(Type type) {

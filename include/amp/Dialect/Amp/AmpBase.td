@@ -36,6 +36,7 @@ def Amp_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// Name of the per-op policy attribute.
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
@@ -56,8 +57,19 @@ def Amp_Dialect : Dialect {
     }
     const ReportHandler &getReportHandler() const { return reportHandler; }
 
+    /// Adds patterns to the canonicalization patterns amp contributes to
+    /// `--canonicalize` (amp's exact cast folding, added by
+    /// amp::registerCastFoldingCanonicalization: the dialect library itself
+    /// knows no patterns).
+    using PatternPopulator = void (*)(::mlir::RewritePatternSet &);
+    void addCanonicalizationPatterns(PatternPopulator populate) {
+      if (!::llvm::is_contained(canonicalizationPopulators, populate))
+        canonicalizationPopulators.push_back(populate);
+    }
+
   private:
     ReportHandler reportHandler;
+    ::llvm::SmallVector<PatternPopulator> canonicalizationPopulators;
 
   public:
   }];
