@@ -331,3 +331,64 @@ LogicalResult PolicyTable::loadFile(StringRef path,
   llvm::append_range(rules, std::move(newRules));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// resolvePolicy
+//===----------------------------------------------------------------------===//
+
+ResolvedPolicy mlir::amp::resolvePolicy(Operation *op,
+                                        const AssignmentOptions &options,
+                                        int64_t reductionSize) {
+  ResolvedPolicy r;
+  PrecisionAttr effective = getEffectivePrecision(op);
+  r.lowType = effective && effective.getLow() ? effective.getLow()
+                                              : options.lowType;
+
+  // The category: the op's attribute, the nearest scope stating one, the
+  // options and policy file.
+  auto own = op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName());
+  if (own && own.getPolicy()) {
+    r.category = *own.getPolicyValue();
+    r.source = PolicySource::OpAttribute;
+    r.sourceText = "amp.precision";
+    r.detail = "stated on the op";
+  } else {
+    for (Operation *p = op->getParentOp(); p && !r.category;
+         p = p->getParentOp()) {
+      auto scope =
+          p->getAttrOfType<PrecisionAttr>(AmpDialect::getScopeAttrName());
+      if (!scope || !scope.getPolicy())
+        continue;
+      r.category = *scope.getPolicyValue();
+      r.source = PolicySource::Scope;
+      r.sourceText =
+          ("amp.scope on '" + p->getName().getStringRef() + "'").str();
+      r.detail = "stated on an enclosing op";
+    }
+    if (!r.category && options.policy)
+      if (auto user = options.policy->lookupPolicy(op)) {
+        r.category = user->first;
+        r.source = PolicySource::UserPolicy;
+        r.sourceText = user->second;
+        r.detail = "user policy";
+      }
+  }
+
+  // The accumulator type, by the same precedence.
+  auto f32 = Float32Type::get(op->getContext());
+  if (effective && effective.getAccumulate()) {
+    r.accType = effective.getAccumulate();
+    return r;
+  }
+  AccumulateMode mode = options.accumulate;
+  if (std::optional<AccumulateMode> fromFile =
+          options.policy ? options.policy->lookupAccumulate(op)
+                         : std::nullopt)
+    mode = *fromFile;
+  else if (mode == AccumulateMode::F32 && options.accumulateMinSize > 0 &&
+           !ShapedType::isDynamic(reductionSize) &&
+           reductionSize < options.accumulateMinSize)
+    mode = AccumulateMode::Low;
+  r.accType = mode == AccumulateMode::F32 ? FloatType(f32) : r.lowType;
+  return r;
+}

@@ -524,15 +524,6 @@ void PrecisionAssignment::Impl::collect(Operation *root,
 //===----------------------------------------------------------------------===//
 
 /// The nearest enclosing amp.scope that states a policy.
-static std::pair<Operation *, PrecisionAttr> findScopePolicy(Operation *op) {
-  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-    if (auto scope =
-            p->getAttrOfType<PrecisionAttr>(AmpDialect::getScopeAttrName()))
-      if (scope.getPolicy())
-        return {p, scope};
-  return {nullptr, {}};
-}
-
 /// Why an op that would run low cannot: an operand or result amp cannot
 /// cast, a constant or attribute the low type cannot hold.
 static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
@@ -587,15 +578,14 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   return std::nullopt;
 }
 
+/// The policy a user states on `op` itself (its attribute, the options or
+/// the policy file; not a scope, which covers the op's owner too).
 std::optional<std::pair<Policy, std::string>>
 PrecisionAssignment::Impl::userPolicyOf(Operation *op) {
-  if (auto attr =
-          op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName()))
-    if (std::optional<Policy> p = attr.getPolicyValue())
-      return std::make_pair(*p, std::string("amp.precision"));
-  if (options->policy)
-    return options->policy->lookupPolicy(op);
-  return std::nullopt;
+  ResolvedPolicy policy = resolvePolicy(op, *options, ShapedType::kDynamic);
+  if (!policy.category || policy.source == PolicySource::Scope)
+    return std::nullopt;
+  return std::make_pair(*policy.category, policy.sourceText);
 }
 
 void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
@@ -645,25 +635,21 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     d.dataOperands[i] = isDataOperand(op, i);
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
     d.dataResults[i] = isDataResult(op, i);
-  PrecisionAttr effective = getEffectivePrecision(op);
-  d.lowType = effective && effective.getLow() ? effective.getLow()
-                                              : options->lowType;
-  auto f32 = Float32Type::get(ctx);
+  // One resolver gives every op its stated category, low type and
+  // accumulator type (attributes > scopes > options and policy file).
+  d.accumulation = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
+  ResolvedPolicy policy = resolvePolicy(
+      op, *options, acc ? acc->reductionSize : ShapedType::kDynamic);
+  d.lowType = policy.lowType;
 
   if (isCarrier(op)) {
     d.mode = ComputeMode::Carrier;
     d.source = hasAmpModel(op) ? "model" : "traits";
     d.reason = "carries values: takes the type of the values it is tied to";
     // A loop-carried sum keeps its accumulator wide, like any reduction.
-    d.accumulation = getAccumulation(op);
-    const std::optional<AccumulationInfo> &acc = d.accumulation;
-    bool lowAcc = options->accumulate == AccumulateMode::Low ||
-                  (effective && effective.getAccumulate() &&
-                   !(effective.getAccumulate().getWidth() >
-                     d.lowType.getWidth())) ||
-                  (acc && options->accumulateMinSize > 0 &&
-                   !ShapedType::isDynamic(acc->reductionSize) &&
-                   acc->reductionSize < options->accumulateMinSize);
+    d.accType = policy.accType;
+    bool lowAcc = !policy.wideAccumulator();
     if (acc && acc->isLossy() && !lowAcc) {
       for (unsigned i : acc->accumulatorResults)
         f32Sources.push_back(op->getResult(i));
@@ -700,25 +686,10 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
   d.category = modelInfo.category;
   d.reason = modelInfo.reason.str();
   d.source = hasAmpModel(op) ? "model" : "traits";
-  auto ownAttr =
-      op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName());
-  auto [scopeOp, scopeAttr] = findScopePolicy(op);
-  std::optional<std::pair<Policy, std::string>> userPolicy =
-      options->policy ? options->policy->lookupPolicy(op) : std::nullopt;
-  if (ownAttr && ownAttr.getPolicy()) {
-    d.category = *ownAttr.getPolicyValue();
-    d.source = "amp.precision";
-    d.reason = "stated on the op";
-    fromModel = false;
-  } else if (scopeAttr) {
-    d.category = *scopeAttr.getPolicyValue();
-    d.source = ("amp.scope on '" + scopeOp->getName().getStringRef() + "'").str();
-    d.reason = "stated on an enclosing op";
-    fromModel = false;
-  } else if (userPolicy) {
-    d.category = userPolicy->first;
-    d.source = userPolicy->second;
-    d.reason = "user policy";
+  if (policy.category) {
+    d.category = *policy.category;
+    d.source = policy.sourceText;
+    d.reason = policy.detail;
     fromModel = false;
   } else if (!hasAmpModel(op) && modelInfo.category == Policy::Never) {
     // An op that traits cannot vouch for: the missing-op mode decides.
@@ -736,24 +707,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     applyBodyPolicy(op, d, fromModel);
 
   // The accumulator type.
-  d.accumulation = getAccumulation(op);
-  const std::optional<AccumulationInfo> &acc = d.accumulation;
-  AccumulateMode accMode = options->accumulate;
-  std::string accWhy;
-  if (effective && effective.getAccumulate()) {
-    d.accType = effective.getAccumulate();
-  } else {
-    if (std::optional<AccumulateMode> fromFile =
-            options->policy ? options->policy->lookupAccumulate(op)
-                            : std::nullopt)
-      accMode = *fromFile;
-    else if (accMode == AccumulateMode::F32 && acc &&
-             options->accumulateMinSize > 0 &&
-             !ShapedType::isDynamic(acc->reductionSize) &&
-             acc->reductionSize < options->accumulateMinSize)
-      accMode = AccumulateMode::Low;
-    d.accType = accMode == AccumulateMode::F32 ? FloatType(f32) : d.lowType;
-  }
+  d.accType = policy.accType;
   bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
 
   // The target (none: the CPU, which computes everything).

@@ -147,3 +147,44 @@ func.func @decomposed_mean(%x: tensor<4x1280xf32>, %w: tensor<4x4xf32>) -> tenso
   %y = linalg.matvec ins(%w, %m : tensor<4x4xf32>, tensor<4xf32>) outs(%init : tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// `accumulate = f32` stated on a loop that sums is honoured under
+// accumulate=low, as on a linalg reduction (one resolver decides both): the
+// iter_arg stays f32 while an unannotated loop accumulates low.
+// LOW-LABEL: func.func @loop_sum_stated_f32
+// LOW: scf.for {{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32)
+// LOW: arith.addf %{{.+}}, %{{.+}} : f32
+// LOW-LABEL: func.func @loop_sum_unstated
+// LOW: scf.for {{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f16)
+// LOW: arith.addf %{{.+}}, %{{.+}} : f16
+func.func @loop_sum_stated_f32(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%z : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %s0 = arith.constant 0.0 : f32
+  %s = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %s0) -> (f32) {
+    %e = tensor.extract %m[%c0, %i] : tensor<4x16xf32>
+    %n = arith.addf %acc, %e : f32
+    scf.yield %n : f32
+  } {amp.precision = #amp.precision<accumulate = f32>}
+  return %s : f32
+}
+
+func.func @loop_sum_unstated(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%z : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %s0 = arith.constant 0.0 : f32
+  %s = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %s0) -> (f32) {
+    %e = tensor.extract %m[%c0, %i] : tensor<4x16xf32>
+    %n = arith.addf %acc, %e : f32
+    scf.yield %n : f32
+  }
+  return %s : f32
+}

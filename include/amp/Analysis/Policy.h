@@ -64,6 +64,46 @@ private:
   std::vector<PolicyRule> rules;
 };
 
+/// Where a stated category came from, in order of precedence.
+enum class PolicySource {
+  /// `amp.precision` on the op itself.
+  OpAttribute,
+  /// `amp.scope` on an enclosing op.
+  Scope,
+  /// The allow/follow/never options or a policy-file rule.
+  UserPolicy,
+  /// Nothing stated: the op's model (or traits) decides.
+  None,
+};
+
+/// Everything the user states about one op, resolved once by precedence:
+/// the op's `amp.precision` over the nearest `amp.scope` over the options and
+/// policy file, for the category, the low type and the accumulator type.
+struct ResolvedPolicy {
+  /// The stated category; nullopt when the model decides.
+  std::optional<Policy> category;
+  PolicySource source = PolicySource::None;
+  /// For reports: where the category came from ("amp.precision", "amp.scope
+  /// on 'func.func'", "option never=math.exp", "file.json:3:5") and why.
+  std::string sourceText, detail;
+  /// The low type (the effective `low =` or the pass's precision).
+  FloatType lowType;
+  /// The accumulator type: the effective `accumulate =`, else the policy
+  /// file's, else the short-reduction rule (accumulate-min-size), else the
+  /// pass's accumulate option.
+  FloatType accType;
+  /// True when accType is wider than lowType.
+  bool wideAccumulator() const {
+    return FloatType(accType).getWidth() > FloatType(lowType).getWidth();
+  }
+};
+
+/// Resolves the policy of `op`. `reductionSize` is the number of elements
+/// folded into each accumulator when the op accumulates (dynamic or none:
+/// ShapedType::kDynamic).
+ResolvedPolicy resolvePolicy(Operation *op, const AssignmentOptions &options,
+                             int64_t reductionSize);
+
 } // namespace amp
 } // namespace mlir
 
