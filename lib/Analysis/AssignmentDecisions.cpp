@@ -1,0 +1,321 @@
+//===- AssignmentDecisions.cpp - Each op's category and mode --------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Step 2 of the precision assignment (see PrecisionAssignment.cpp): what
+// each op runs in before placement, and why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AssignmentImpl.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::assignment;
+
+/// True for the casts amp places: arith.extf/truncf, and the elementwise
+/// generics that cast tensors of complex values part by part (what
+/// createFloatCast makes of them). Such an op's result is already in the type
+/// it is for; converting it again would only move its cast.
+static bool isFloatCast(Operation *op) {
+  if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = generic.getBlock();
+  if (!body->getArgument(1).use_empty())
+    return false;
+  bool casts = false;
+  for (Operation &nested : body->without_terminator()) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(nested))
+      casts = true;
+    else if (!isa<complex::ReOp, complex::ImOp, complex::CreateOp>(nested))
+      return false;
+  }
+  return casts;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: categories
+//===----------------------------------------------------------------------===//
+
+/// The nearest enclosing amp.scope that states a policy.
+/// Why an op that would run low cannot: an operand or result amp cannot
+/// cast, a constant or attribute the low type cannot hold.
+static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
+                                             const OpDecision &d) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned i = operand.getOperandNumber();
+    Type type = operand.get().getType();
+    if (!d.dataOperands[i])
+      continue;
+    FloatType elt = getFloatElementType(type);
+    if (!isTrackableType(type) && elt && !elt.isF16() && !elt.isBF16())
+      return "operand " + std::to_string(i) +
+             " is not of f32 or complex<f32> (nor a ranked container of "
+             "them); f64 and unranked values stay as they are";
+    if (isFloatBuffer(type) && getBufferRole(op) != BufferRole::Compute)
+      return "operand " + std::to_string(i) +
+             " is a buffer that only linalg ops can run on converted copies "
+             "of";
+    Attribute value;
+    if (matchPattern(operand.get(), m_Constant(&value)) &&
+        isFloatDataAttr(value) &&
+        failed(convertFloatAttr(value, low))) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "constant operand " << i << " does not fit " << low
+         << " (overflow, or most values underflow to zero)";
+      return msg;
+    }
+  }
+  for (OpResult result : op->getResults()) {
+    FloatType elt = getFloatElementType(result.getType());
+    if (d.dataResults[result.getResultNumber()] &&
+        !isTrackableType(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
+      return std::string("a result is not an f32 scalar, vector or ranked "
+                         "tensor");
+  }
+  for (NamedAttribute attr : op->getAttrs()) {
+    Attribute value = attr.getValue();
+    FloatType elt;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      elt = dyn_cast<FloatType>(f.getType());
+    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
+      elt = dyn_cast<FloatType>(d.getElementType());
+    if (elt && elt.isF32() && failed(convertFloatAttr(value, low))) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "attribute '" << attr.getName().getValue() << "' does not fit "
+         << low << " (overflow, or most values underflow to zero)";
+      return msg;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The policy a user states on `op` itself (its attribute, the options or
+/// the policy file; not a scope, which covers the op's owner too).
+std::optional<std::pair<Policy, std::string>>
+PrecisionAssignment::Impl::userPolicyOf(Operation *op) {
+  ResolvedPolicy policy = resolvePolicy(op, *options, ShapedType::kDynamic);
+  if (!policy.category || policy.source == PolicySource::Scope)
+    return std::nullopt;
+  return std::make_pair(*policy.category, policy.sourceText);
+}
+
+void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
+                                                bool &fromModel) {
+  bool anyUserPolicy = false;
+  bool tableIsEmpty = !options->policy || options->policy->empty();
+  op->walk([&](Operation *nested) {
+    if (nested == op || anyUserPolicy)
+      return;
+    anyUserPolicy = nested->hasAttr(AmpDialect::getPrecisionAttrName()) ||
+                    (!tableIsEmpty && userPolicyOf(nested));
+  });
+  if (!anyUserPolicy)
+    return;
+  std::string neverBody;
+  op->walk([&](Operation *nested) {
+    if (nested == op || !hasFloatTypes(nested))
+      return;
+    std::optional<std::pair<Policy, std::string>> user = userPolicyOf(nested);
+    Policy category =
+        user ? user->first : getCategory(nested, d.lowType).category;
+    if (category == Policy::Never && neverBody.empty())
+      neverBody = (nested->getName().getStringRef() +
+                   (user ? " (" + user->second + ")" : std::string()))
+                      .str();
+  });
+  if (!neverBody.empty()) {
+    d.category = Policy::Never;
+    d.source = "body policy";
+    d.reason = "its body computes " + neverBody + ", which stays f32";
+    fromModel = false;
+    return;
+  }
+  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  if (d.category == Policy::Never && !(acc && acc->isLossy())) {
+    d.category = Policy::Follow;
+    d.source = "body policy";
+    d.reason = "user policy lets every op of its body run low";
+    fromModel = false;
+  }
+}
+
+void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
+  d.dataOperands.resize(op->getNumOperands());
+  d.dataResults.resize(op->getNumResults());
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+    d.dataOperands[i] = isDataOperand(op, i);
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    d.dataResults[i] = isDataResult(op, i);
+  // One resolver gives every op its stated category, low type and
+  // accumulator type (attributes > scopes > options and policy file).
+  d.accumulation = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
+  ResolvedPolicy policy = resolvePolicy(
+      op, *options, acc ? acc->reductionSize : ShapedType::kDynamic);
+  d.lowType = policy.lowType;
+
+  if (isCarrier(op)) {
+    d.mode = ComputeMode::Carrier;
+    d.source = hasAmpModel(op) ? "model" : "traits";
+    d.reason = "carries values: takes the type of the values it is tied to";
+    // A loop-carried sum keeps its accumulator wide, like any reduction.
+    d.accType = policy.accType;
+    bool lowAcc = !policy.wideAccumulator();
+    if (acc && acc->isLossy() && !lowAcc) {
+      for (unsigned i : acc->accumulatorResults)
+        f32Sources.push_back(op->getResult(i));
+      d.reason = "carries a sum: its accumulator stays f32";
+    }
+    return;
+  }
+  bool hasData = false;
+  for (OpOperand &operand : op->getOpOperands())
+    hasData |= d.dataOperands[operand.getOperandNumber()] &&
+               valueIds.count(operand.get());
+  for (OpResult result : op->getResults())
+    hasData |= d.dataResults[result.getResultNumber()] &&
+               valueIds.count(result);
+  if (op->hasTrait<OpTrait::ConstantLike>() && hasData) {
+    d.mode = ComputeMode::Constant;
+    d.source = "model";
+    d.reason = "converted at compile time to the type its users need";
+    return;
+  }
+  // Casts are amp's own business: the rewrite places and folds them.
+  if (!hasData || isFloatCast(op)) {
+    d.mode = ComputeMode::Untouched;
+    d.source = hasAmpModel(op) ? "model" : "traits";
+    d.reason = getCategory(op, d.lowType).reason.str();
+    for (Value r : op->getResults())
+      f32Sources.push_back(r);
+    return;
+  }
+
+  // The category, by precedence.
+  CategoryInfo modelInfo = getCategory(op, d.lowType);
+  bool fromModel = true;
+  d.category = modelInfo.category;
+  d.reason = modelInfo.reason.str();
+  d.source = hasAmpModel(op) ? "model" : "traits";
+  if (policy.category) {
+    d.category = *policy.category;
+    d.source = policy.sourceText;
+    d.reason = policy.detail;
+    fromModel = false;
+  } else if (!hasAmpModel(op) && modelInfo.category == Policy::Never) {
+    // An op that traits cannot vouch for: the missing-op mode decides.
+    missingOps[op->getName().getStringRef()]++;
+    d.source = "missing-op";
+    if (options->missingOp == MissingOpMode::Follow) {
+      d.category = Policy::Follow;
+      d.reason = "no amp model; missing-op=follow";
+    }
+  }
+
+  // An op that owns its body (linalg, tensor.pad) runs its body ops in its
+  // own precision: a user's policy on a body op applies to the owner.
+  if (fromModel && op->getNumRegions() && !isa<RegionBranchOpInterface>(op))
+    applyBodyPolicy(op, d, fromModel);
+
+  // The accumulator type.
+  d.accType = policy.accType;
+  bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
+
+  // The target (none: the CPU, which computes everything).
+  Attribute target = getEnclosingTarget(op);
+  if (!target)
+    target = options->defaultTarget;
+  if (d.category != Policy::Never && target &&
+      !canComputeIn(op, d.lowType, target)) {
+    d.category = Policy::Never;
+    d.source = "target";
+    llvm::raw_string_ostream os(d.reason);
+    d.reason.clear();
+    // Storage-only: values may still be stored low around the op (data
+    // movement follows them), and the op computes on widened values.
+    if (targetSupports(target, TargetOpKind::Storage, d.lowType))
+      os << "storage-only: the target stores " << d.lowType
+         << " but cannot compute this op in it";
+    else
+      os << "the target can neither store nor compute " << d.lowType;
+    fromModel = false;
+  }
+
+  // Sums that can keep a wide accumulator read low inputs; with a low
+  // accumulator (asked for, or a short reduction) they simply follow.
+  bool lossySum = acc && acc->isLossy();
+  if (d.category == Policy::Never && fromModel && lossySum) {
+    if (wideAcc && acc->separateAccumulator) {
+      d.mode = ComputeMode::WideAccumulator;
+    } else if (!wideAcc) {
+      d.category = Policy::Follow;
+      d.reason += "; accumulating in ";
+      llvm::raw_string_ostream(d.reason)
+          << d.accType << " as asked, so it follows";
+    }
+  }
+  if (d.mode != ComputeMode::WideAccumulator) {
+    switch (d.category) {
+    case Policy::Allow:
+      d.mode = ComputeMode::Low;
+      break;
+    case Policy::Follow:
+      d.mode = ComputeMode::Low;
+      d.follows = true;
+      break;
+    case Policy::Never:
+      d.mode = ComputeMode::F32;
+      break;
+    }
+  }
+  if (d.mode != ComputeMode::F32)
+    if (std::optional<std::string> blocker =
+            lowBlocker(op, d.lowType, d)) {
+      d.mode = ComputeMode::F32;
+      d.follows = false;
+      d.reason = *blocker;
+    }
+}
+
+/// A sum accumulated in f32 can exceed the low type's range (a global
+/// pool's sum over 1280 pixels of ~100 is 1.3e5 > 65504) even when what is
+/// made of it (the mean) does not: amp never rounds such a sum to the low
+/// type. An op that reads one (the division of a decomposed mean or
+/// softmax, another sum) computes in f32; its own results are rounded as
+/// usual, unless it is itself a sum.
+void PrecisionAssignment::Impl::keepSumsWide() {
+  DenseSet<Value> wideSums;
+  for (auto [op, d] : llvm::zip(ops, decisions)) {
+    if (d.mode == ComputeMode::Low || d.mode == ComputeMode::WideAccumulator)
+      for (OpOperand &use : op->getOpOperands())
+        if (d.dataOperands[use.getOperandNumber()] &&
+            wideSums.contains(use.get())) {
+          d.mode = ComputeMode::F32;
+          d.follows = false;
+          d.reason = "reads a sum accumulated in f32, which may exceed the "
+                     "range of ";
+          llvm::raw_string_ostream(d.reason) << d.lowType;
+          break;
+        }
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
+    if (acc && acc->kind == AccumulationKind::Sum &&
+        (d.mode == ComputeMode::WideAccumulator ||
+         (d.mode == ComputeMode::F32 && acc->reductionSize != 1)))
+      for (unsigned i : acc->accumulatorResults)
+        wideSums.insert(op->getResult(i));
+  }
+}
+

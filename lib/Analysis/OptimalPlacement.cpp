@@ -1,0 +1,337 @@
+//===- OptimalPlacement.cpp - Fewest bytes moved, by a minimum cut --------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// placement=optimal: free groups and the modes of follow and
+// wide-accumulator ops are variables of a labelling problem (low or f32)
+// whose cost is the bytes casts move plus the extra bytes of values kept in
+// f32; the problem is submodular, so a minimum cut solves it exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AssignmentImpl.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::assignment;
+
+namespace {
+
+/// The labelling problem: variables are free groups and the modes of follow
+/// and wide-accumulator ops; label true = low (the source side of the cut).
+struct PlacementProblem {
+  /// A variable, or a fixed label.
+  struct Label {
+    int var = -1;
+    bool low = false;
+  };
+  struct CastTerm {
+    Label producer;
+    SmallVector<Label> consumers;
+    int64_t cost;
+  };
+  unsigned numVars = 0;
+  std::vector<int64_t> costIfF32;
+  std::vector<std::pair<unsigned, unsigned>> equal;
+  std::vector<CastTerm> casts;
+
+  static bool labelOf(Label l, const std::vector<bool> &low) {
+    return l.var >= 0 ? low[l.var] : l.low;
+  }
+  /// The bytes a labelling moves (casts plus values kept wide).
+  int64_t energy(const std::vector<bool> &low) const {
+    int64_t e = 0;
+    for (auto [a, b] : equal)
+      if (low[a] != low[b])
+        return MinCutGraph::kInfinity;
+    for (unsigned v = 0; v < numVars; ++v)
+      if (!low[v])
+        e += costIfF32[v];
+    for (const CastTerm &t : casts) {
+      bool p = labelOf(t.producer, low);
+      bool toLow = false, toWide = false;
+      for (Label c : t.consumers) {
+        bool cl = labelOf(c, low);
+        toLow |= !p && cl;
+        toWide |= p && !cl;
+      }
+      e += (toLow ? t.cost : 0) + (toWide ? t.cost : 0);
+    }
+    return e;
+  }
+};
+
+/// The bytes a cast of a value of f32 (or complex<f32>) type `type` to
+/// `low` moves, reading one and writing the other; and the bytes each access
+/// of the value moves more when it is kept in f32.
+std::pair<int64_t, int64_t> castAndExtraBytes(Type type, FloatType low) {
+  int64_t wide = bytesOf(type);
+  int64_t narrow = bytesOf(withFloatElementType(type, low));
+  return {wide + narrow, wide - narrow};
+}
+
+} // namespace
+
+void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
+  using Label = PlacementProblem::Label;
+  PlacementProblem problem;
+  std::vector<int> groupVar(values.size(), -1);
+  std::vector<FloatType> varLowType;
+  auto newVar = [&](FloatType low) {
+    problem.costIfF32.push_back(0);
+    varLowType.push_back(low);
+    return int(problem.numVars++);
+  };
+  auto labelOfValue = [&](Value v, FloatType low) -> Label {
+    std::optional<unsigned> g = group(v);
+    if (!g || entryCast.contains(v) || states[*g].state == State::F32)
+      return {-1, false};
+    if (states[*g].state == State::Low)
+      return {-1, true};
+    int &var = groupVar[*g];
+    if (var < 0)
+      var = newVar(low);
+    return {var, false};
+  };
+
+  // Which label each op gives the data operands it reads, as (value id,
+  // label) pairs grouped by value below.
+  std::vector<std::pair<unsigned, Label>> reads;
+  DenseSet<Value> sinkValues(f32Sinks.begin(), f32Sinks.end());
+  std::vector<int> opVar(ops.size(), -1);
+  for (auto [idx, op] : llvm::enumerate(ops)) {
+    OpDecision &d = decisions[idx];
+    Label low{-1, true}, wide{-1, false};
+    Label self = low;
+    if (d.follows || d.mode == ComputeMode::WideAccumulator) {
+      // The op's own label: its result group's for a follow op.
+      std::optional<Label> resultLabel;
+      if (d.follows)
+        for (OpResult r : op->getResults())
+          if (d.dataResults[r.getResultNumber()] && valueIds.count(r)) {
+            Label l = labelOfValue(r, d.lowType);
+            if (!resultLabel)
+              resultLabel = l;
+            else if (l.var >= 0 && resultLabel->var >= 0)
+              problem.equal.push_back({unsigned(l.var), unsigned(resultLabel->var)});
+          }
+      self = resultLabel ? *resultLabel : Label{newVar(d.lowType), false};
+      opVar[idx] = self.var;
+      if (self.var < 0 && !self.low) {
+        d.mode = ComputeMode::F32;
+        d.reason += "; its result is f32";
+      }
+    }
+    const std::optional<AccumulationInfo> &acc = d.accumulation;
+    bool wideAcc = d.accType && d.accType.getWidth() > d.lowType.getWidth();
+    for (OpOperand &operand : op->getOpOperands()) {
+      unsigned i = operand.getOperandNumber();
+      Value v = operand.get();
+      auto dest = operandDest.find(&operand);
+      if (dest != operandDest.end()) {
+        if (valueIds.count(v))
+          reads.push_back({valueIds.lookup(v), labelOfValue(dest->second, d.lowType)});
+        continue;
+      }
+      if (!d.dataOperands.empty() && !d.dataOperands[i] &&
+          d.mode != ComputeMode::Carrier)
+        continue;
+      auto idIt = valueIds.find(v);
+      if (idIt == valueIds.end())
+        continue;
+      bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
+      unsigned id = idIt->second;
+      switch (d.mode) {
+      case ComputeMode::Carrier:
+        if (sinkValues.contains(v))
+          reads.push_back({id, wide});
+        break;
+      case ComputeMode::Low:
+        reads.push_back({id, d.follows ? self : isAcc && wideAcc ? wide : low});
+        break;
+      case ComputeMode::WideAccumulator:
+        reads.push_back({id, isAcc ? wide : self});
+        break;
+      case ComputeMode::F32:
+      case ComputeMode::Untouched:
+        reads.push_back({id, wide});
+        break;
+      case ComputeMode::Constant:
+        break;
+      }
+    }
+    // An op writing a buffer of the other type writes it through a copy.
+    if (getBufferRole(op) == BufferRole::Compute)
+      for (OpOperand &init :
+           cast<DestinationStyleOpInterface>(op).getDpsInitsMutable()) {
+        if (!valueIds.count(init.get()))
+          continue;
+        bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands,
+                                               init.getOperandNumber());
+        Label writes = d.mode == ComputeMode::F32 ||
+                               d.mode == ComputeMode::Untouched ||
+                               (isAcc && (wideAcc ||
+                                          d.mode == ComputeMode::WideAccumulator))
+                           ? wide
+                           : d.follows || d.mode == ComputeMode::WideAccumulator
+                                 ? self
+                                 : low;
+        problem.casts.push_back({writes,
+                                 {labelOfValue(init.get(), d.lowType)},
+                                 castAndExtraBytes(init.get().getType(),
+                                                   d.lowType)
+                                     .first});
+      }
+  }
+
+  // Casts: one per value and direction when some reader wants the other
+  // type. Constants and empty tensors are converted for free.
+  const std::vector<Value> &valueOf = values;
+  llvm::stable_sort(reads, [](const auto &a, const auto &b) {
+    return a.first < b.first;
+  });
+  for (size_t i = 0; i < reads.size();) {
+    size_t j = i;
+    SmallVector<Label> readers;
+    for (; j < reads.size() && reads[j].first == reads[i].first; ++j)
+      readers.push_back(reads[j].second);
+    Value v = valueOf[reads[i].first];
+    i = j;
+    if (isConstantValue(v) && !entryCast.contains(v))
+      continue;
+    Label producer = labelOfValue(v, options->lowType);
+    auto [castBytes, extraBytes] =
+        castAndExtraBytes(v.getType(), options->lowType);
+    // A value kept f32 is written once and read by each reader at the
+    // wider width.
+    if (producer.var >= 0 && isa<OpResult>(v))
+      problem.costIfF32[producer.var] +=
+          extraBytes * int64_t(1 + readers.size());
+    problem.casts.push_back({producer, std::move(readers), castBytes});
+  }
+
+  // The minimum cut: source side = low.
+  MinCutGraph graph;
+  std::vector<unsigned> node(problem.numVars);
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    node[v] = graph.addNode();
+  auto nodeOf = [&](Label l) {
+    return l.var >= 0 ? node[l.var]
+                      : (l.low ? MinCutGraph::kSource : MinCutGraph::kSink);
+  };
+  auto edge = [&](unsigned from, unsigned to, int64_t cap) {
+    if (from == MinCutGraph::kSink || to == MinCutGraph::kSource)
+      return;
+    graph.addEdge(from, to, cap);
+  };
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    edge(MinCutGraph::kSource, node[v], problem.costIfF32[v]);
+  for (auto [a, b] : problem.equal) {
+    edge(node[a], node[b], MinCutGraph::kInfinity);
+    edge(node[b], node[a], MinCutGraph::kInfinity);
+  }
+  // Terms between fixed labels cost the same in every labelling.
+  int64_t constantCost = 0;
+  for (const PlacementProblem::CastTerm &t : problem.casts) {
+    unsigned p = nodeOf(t.producer);
+    SmallVector<unsigned, 4> readers;
+    for (Label c : t.consumers)
+      if (nodeOf(c) != p && !llvm::is_contained(readers, nodeOf(c)))
+        readers.push_back(nodeOf(c));
+    bool variable = p > MinCutGraph::kSink ||
+                    llvm::any_of(readers, [](unsigned n) {
+                      return n > MinCutGraph::kSink;
+                    });
+    if (!variable) {
+      constantCost += (p == MinCutGraph::kSink &&
+                       llvm::is_contained(readers, MinCutGraph::kSource))
+                          ? t.cost
+                          : 0;
+      constantCost += (p == MinCutGraph::kSource &&
+                       llvm::is_contained(readers, MinCutGraph::kSink))
+                          ? t.cost
+                          : 0;
+      continue;
+    }
+    // Paid when the producer is f32 and some reader low: one reader is an
+    // edge; several go through an auxiliary node that is low as soon as one
+    // of them is.
+    if (p != MinCutGraph::kSource) {
+      SmallVector<unsigned, 4> lowReaders;
+      for (unsigned c : readers)
+        if (c != MinCutGraph::kSink)
+          lowReaders.push_back(c);
+      if (lowReaders.size() == 1) {
+        edge(lowReaders[0], p, t.cost);
+      } else if (!lowReaders.empty()) {
+        unsigned a = graph.addNode();
+        for (unsigned c : lowReaders)
+          edge(c, a, MinCutGraph::kInfinity);
+        edge(a, p, t.cost);
+      }
+    }
+    // Paid when the producer is low and some reader f32.
+    if (p != MinCutGraph::kSink) {
+      SmallVector<unsigned, 4> wideReaders;
+      for (unsigned c : readers)
+        if (c != MinCutGraph::kSource)
+          wideReaders.push_back(c);
+      if (wideReaders.size() == 1) {
+        edge(p, wideReaders[0], t.cost);
+      } else if (!wideReaders.empty()) {
+        unsigned b = graph.addNode();
+        for (unsigned c : wideReaders)
+          edge(b, c, MinCutGraph::kInfinity);
+        edge(p, b, t.cost);
+      }
+    }
+  }
+  int64_t cost = graph.solve() + constantCost;
+  std::vector<bool> low(problem.numVars);
+  for (unsigned v = 0; v < problem.numVars; ++v)
+    low[v] = graph.onSourceSide(node[v]);
+
+  if (options->bruteForceLimit && problem.numVars <= options->bruteForceLimit) {
+    int64_t best = MinCutGraph::kInfinity;
+    for (uint64_t bits = 0; bits < (uint64_t(1) << problem.numVars); ++bits) {
+      std::vector<bool> labels(problem.numVars);
+      for (unsigned v = 0; v < problem.numVars; ++v)
+        labels[v] = (bits >> v) & 1;
+      best = std::min(best, problem.energy(labels));
+    }
+    mlir::emitRemark(root->getLoc())
+        << "amp: optimal placement moves " << problem.energy(low)
+                       << " bytes (cut " << cost << "); the best of "
+                       << (uint64_t(1) << problem.numVars)
+                       << " labellings moves " << best;
+  }
+
+  // Apply the labels.
+  for (auto [g, var] : llvm::enumerate(groupVar))
+    if (var >= 0)
+      states[g] = low[var] ? GroupState{State::Low, varLowType[var]}
+                           : GroupState{State::F32, {}};
+  for (unsigned g = 0, e = states.size(); g < e; ++g)
+    if (find(g) == g && states[g].state == State::Free)
+      states[g] = {State::F32, {}};
+  for (auto [idx, d] : llvm::enumerate(decisions)) {
+    if (!d.follows && d.mode != ComputeMode::WideAccumulator)
+      continue;
+    if (d.mode == ComputeMode::F32)
+      continue;
+    int var = opVar[idx];
+    bool isLow = var >= 0 ? low[var] : true;
+    if (isLow) {
+      d.reason += "; low: fewest bytes moved";
+      continue;
+    }
+    d.reason += d.mode == ComputeMode::WideAccumulator
+                    ? "; f32: its inputs are cheaper read in f32"
+                    : "; f32: fewest bytes moved";
+    d.mode = ComputeMode::F32;
+  }
+}
+
