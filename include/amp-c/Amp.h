@@ -1,5 +1,8 @@
 /*===-- amp-c/Amp.h - C API for amp ------------------------------*- C -*-===*\
 |*                                                                            *|
+|* Part of amp, under the Apache License v2.0 with LLVM Exceptions.           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
 |* amp's C API: parse MLIR text, run pass pipelines (mixed-precision and the  *|
 |* lowerings), print the result, and read diagnostics and mixed-precision's   *|
 |* JSON report, all in-process. Handles are opaque; strings are UTF-8.        *|
@@ -111,8 +114,8 @@ AMP_CAPI_EXPORTED void ampDiagnosticsDestroy(AmpDiagnostic *diagnostics,
 /// (null: "<input>"). Top-level ops other than one `builtin.module` are
 /// wrapped in a module. Returns null when the text does not parse or verify;
 /// the reasons are in the context's diagnostics.
-AMP_CAPI_EXPORTED AmpModule ampModuleParse(AmpContext context,
-                                           const char *text, size_t length,
+AMP_CAPI_EXPORTED AmpModule ampModuleParse(AmpContext context, const char *text,
+                                           size_t length,
                                            const char *sourceName);
 
 /// Destroys `module`. Null is ignored.

@@ -68,8 +68,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
              "of";
     Attribute value;
     if (matchPattern(operand.get(), m_Constant(&value)) &&
-        isFloatDataAttr(value) &&
-        failed(convertFloatAttr(value, low))) {
+        isFloatDataAttr(value) && failed(convertFloatAttr(value, low))) {
       std::string msg;
       llvm::raw_string_ostream os(msg);
       os << "constant operand " << i << " does not fit " << low
@@ -80,7 +79,8 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   for (OpResult result : op->getResults()) {
     FloatType elt = getFloatElementType(result.getType());
     if (d.dataResults[result.getResultNumber()] &&
-        !isTrackableType(result.getType()) && elt && !elt.isF16() && !elt.isBF16())
+        !isTrackableType(result.getType()) && elt && !elt.isF16() &&
+        !elt.isBF16())
       return std::string("a result is not an f32 scalar, vector or ranked "
                          "tensor");
   }
@@ -186,8 +186,8 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     hasData |= d.dataOperands[operand.getOperandNumber()] &&
                valueIds.count(operand.get());
   for (OpResult result : op->getResults())
-    hasData |= d.dataResults[result.getResultNumber()] &&
-               valueIds.count(result);
+    hasData |=
+        d.dataResults[result.getResultNumber()] && valueIds.count(result);
   if (op->hasTrait<OpTrait::ConstantLike>() && hasData) {
     d.mode = ComputeMode::Constant;
     d.source = "model";
@@ -282,8 +282,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     }
   }
   if (d.mode != ComputeMode::F32)
-    if (std::optional<std::string> blocker =
-            lowBlocker(op, d.lowType, d)) {
+    if (std::optional<std::string> blocker = lowBlocker(op, d.lowType, d)) {
       d.mode = ComputeMode::F32;
       d.follows = false;
       d.reason = *blocker;
@@ -318,4 +317,3 @@ void PrecisionAssignment::Impl::keepSumsWide() {
         wideSums.insert(op->getResult(i));
   }
 }
-

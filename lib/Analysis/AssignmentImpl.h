@@ -15,9 +15,9 @@
 #ifndef AMP_LIB_ANALYSIS_ASSIGNMENTIMPL_H
 #define AMP_LIB_ANALYSIS_ASSIGNMENTIMPL_H
 
-#include "amp/Analysis/PrecisionAssignment.h"
-#include "amp/Analysis/MinCut.h"
 #include "amp/Analysis/BufferRoles.h"
+#include "amp/Analysis/MinCut.h"
+#include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,7 +32,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/IntEqClasses.h"
 #include "llvm/ADT/MapVector.h"
-
 
 namespace mlir {
 namespace amp {
@@ -106,7 +105,6 @@ inline bool isCarrier(Operation *op) {
          (op->hasTrait<OpTrait::ReturnLike>() &&
           isa_and_present<FunctionOpInterface>(op->getParentOp()));
 }
-
 
 /// The bytes a value of type `type` occupies. A dynamic dimension counts as
 /// kDynamicDimEstimate elements, so that a tensor<?x1024xf32> weighs more

@@ -44,4 +44,3 @@ BufferRole mlir::amp::getBufferRole(Operation *op) {
     return BufferRole::Inspect;
   return BufferRole::Opaque;
 }
-

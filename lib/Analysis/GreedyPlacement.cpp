@@ -131,8 +131,7 @@ void PrecisionAssignment::Impl::resolveFreeGroups() {
       bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
       switch (d.mode) {
       case ComputeMode::Low:
-        want(operand.get(),
-             d.follows ? followState : (isAcc ? wide : low));
+        want(operand.get(), d.follows ? followState : (isAcc ? wide : low));
         break;
       case ComputeMode::WideAccumulator:
         want(operand.get(), isAcc ? GroupState{State::F32, {}} : low);
@@ -178,8 +177,8 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
       bool isConstant = isMaterializable(v);
       if (isConstant || (!wideAcc && entryCast.contains(v)))
         continue;
-      GroupState s = entryCast.contains(v) ? GroupState{State::F32, {}}
-                                           : stateOf(v);
+      GroupState s =
+          entryCast.contains(v) ? GroupState{State::F32, {}} : stateOf(v);
       anyInput = true;
       allLow &= s.state == State::Low && s.low == d.lowType;
     }
@@ -201,4 +200,3 @@ void PrecisionAssignment::Impl::finalizeFollowOps() {
     d.mode = ComputeMode::F32;
   }
 }
-

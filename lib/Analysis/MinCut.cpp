@@ -1,4 +1,9 @@
 //===- MinCut.cpp - s-t minimum cut for binary labelling ------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/MinCut.h"
 

@@ -31,4 +31,3 @@ void PrecisionAssignment::Impl::placeNaively() {
           states[*g] = {State::Low, d.lowType};
   }
 }
-

@@ -116,7 +116,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
             if (!resultLabel)
               resultLabel = l;
             else if (l.var >= 0 && resultLabel->var >= 0)
-              problem.equal.push_back({unsigned(l.var), unsigned(resultLabel->var)});
+              problem.equal.push_back(
+                  {unsigned(l.var), unsigned(resultLabel->var)});
           }
       self = resultLabel ? *resultLabel : Label{newVar(d.lowType), false};
       opVar[idx] = self.var;
@@ -133,7 +134,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       auto dest = operandDest.find(&operand);
       if (dest != operandDest.end()) {
         if (valueIds.count(v))
-          reads.push_back({valueIds.lookup(v), labelOfValue(dest->second, d.lowType)});
+          reads.push_back(
+              {valueIds.lookup(v), labelOfValue(dest->second, d.lowType)});
         continue;
       }
       if (!d.dataOperands.empty() && !d.dataOperands[i] &&
@@ -171,28 +173,25 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
           continue;
         bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands,
                                                init.getOperandNumber());
-        Label writes = d.mode == ComputeMode::F32 ||
-                               d.mode == ComputeMode::Untouched ||
-                               (isAcc && (wideAcc ||
-                                          d.mode == ComputeMode::WideAccumulator))
-                           ? wide
-                           : d.follows || d.mode == ComputeMode::WideAccumulator
-                                 ? self
-                                 : low;
-        problem.casts.push_back({writes,
-                                 {labelOfValue(init.get(), d.lowType)},
-                                 castAndExtraBytes(init.get().getType(),
-                                                   d.lowType)
-                                     .first});
+        Label writes =
+            d.mode == ComputeMode::F32 || d.mode == ComputeMode::Untouched ||
+                    (isAcc &&
+                     (wideAcc || d.mode == ComputeMode::WideAccumulator))
+                ? wide
+            : d.follows || d.mode == ComputeMode::WideAccumulator ? self
+                                                                  : low;
+        problem.casts.push_back(
+            {writes,
+             {labelOfValue(init.get(), d.lowType)},
+             castAndExtraBytes(init.get().getType(), d.lowType).first});
       }
   }
 
   // Casts: one per value and direction when some reader wants the other
   // type. Constants and empty tensors are converted for free.
   const std::vector<Value> &valueOf = values;
-  llvm::stable_sort(reads, [](const auto &a, const auto &b) {
-    return a.first < b.first;
-  });
+  llvm::stable_sort(
+      reads, [](const auto &a, const auto &b) { return a.first < b.first; });
   for (size_t i = 0; i < reads.size();) {
     size_t j = i;
     SmallVector<Label> readers;
@@ -241,10 +240,10 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     for (Label c : t.consumers)
       if (nodeOf(c) != p && !llvm::is_contained(readers, nodeOf(c)))
         readers.push_back(nodeOf(c));
-    bool variable = p > MinCutGraph::kSink ||
-                    llvm::any_of(readers, [](unsigned n) {
-                      return n > MinCutGraph::kSink;
-                    });
+    bool variable =
+        p > MinCutGraph::kSink || llvm::any_of(readers, [](unsigned n) {
+          return n > MinCutGraph::kSink;
+        });
     if (!variable) {
       constantCost += (p == MinCutGraph::kSink &&
                        llvm::is_contained(readers, MinCutGraph::kSource))
@@ -304,9 +303,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     }
     mlir::emitRemark(root->getLoc())
         << "amp: optimal placement moves " << problem.energy(low)
-                       << " bytes (cut " << cost << "); the best of "
-                       << (uint64_t(1) << problem.numVars)
-                       << " labellings moves " << best;
+        << " bytes (cut " << cost << "); the best of "
+        << (uint64_t(1) << problem.numVars) << " labellings moves " << best;
   }
 
   // Apply the labels.
@@ -334,4 +332,3 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     d.mode = ComputeMode::F32;
   }
 }
-

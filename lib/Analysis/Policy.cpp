@@ -1,4 +1,9 @@
 //===- Policy.cpp - User precision policy: options and policy files -------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/Policy.h"
 
@@ -89,9 +94,9 @@ PolicyTable::lookupPolicy(Operation *op) const {
   StringRef name = op->getName().getStringRef();
   auto it = optionPolicies.find(name);
   if (it != optionPolicies.end())
-    return std::make_pair(it->second, ("option " + stringifyPolicy(it->second) +
-                                       "=" + name)
-                                          .str());
+    return std::make_pair(
+        it->second,
+        ("option " + stringifyPolicy(it->second) + "=" + name).str());
   for (const PolicyRule &rule : rules)
     if (rule.policy && rule.matches(op))
       return std::make_pair(*rule.policy, rule.description);
@@ -116,8 +121,7 @@ namespace {
 /// and reports every error with its file:line:col.
 class PolicyFileReader {
 public:
-  PolicyFileReader(StringRef path, llvm::SourceMgr &sm)
-      : path(path), sm(sm) {}
+  PolicyFileReader(StringRef path, llvm::SourceMgr &sm) : path(path), sm(sm) {}
 
   LogicalResult read(std::vector<PolicyRule> &rules);
   std::string error;
@@ -242,8 +246,8 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
       else if (*v == "low")
         rule.accumulate = AccumulateMode::Low;
       else
-        return fail(value, "unknown accumulate '" + *v +
-                               "'; expected f32 or low");
+        return fail(value,
+                    "unknown accumulate '" + *v + "'; expected f32 or low");
     } else if (*key == "when") {
       if (failed(readConditions(value, rule)))
         return failure();
@@ -299,13 +303,12 @@ LogicalResult PolicyFileReader::read(std::vector<PolicyRule> &rules) {
   return success();
 }
 
-LogicalResult PolicyTable::loadFile(StringRef path,
-                                    std::string &errorMessage) {
+LogicalResult PolicyTable::loadFile(StringRef path, std::string &errorMessage) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
-    errorMessage = (path + ": cannot read policy file: " +
-                    buffer.getError().message())
-                       .str();
+    errorMessage =
+        (path + ": cannot read policy file: " + buffer.getError().message())
+            .str();
     return failure();
   }
   llvm::SourceMgr sm;
@@ -341,12 +344,13 @@ ResolvedPolicy mlir::amp::resolvePolicy(Operation *op,
                                         int64_t reductionSize) {
   ResolvedPolicy r;
   PrecisionAttr effective = getEffectivePrecision(op);
-  r.lowType = effective && effective.getLow() ? effective.getLow()
-                                              : options.lowType;
+  r.lowType =
+      effective && effective.getLow() ? effective.getLow() : options.lowType;
 
   // The category: the op's attribute, the nearest scope stating one, the
   // options and policy file.
-  auto own = op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName());
+  auto own =
+      op->getAttrOfType<PrecisionAttr>(AmpDialect::getPrecisionAttrName());
   if (own && own.getPolicy()) {
     r.category = *own.getPolicyValue();
     r.source = PolicySource::OpAttribute;
@@ -382,8 +386,7 @@ ResolvedPolicy mlir::amp::resolvePolicy(Operation *op,
   }
   AccumulateMode mode = options.accumulate;
   if (std::optional<AccumulateMode> fromFile =
-          options.policy ? options.policy->lookupAccumulate(op)
-                         : std::nullopt)
+          options.policy ? options.policy->lookupAccumulate(op) : std::nullopt)
     mode = *fromFile;
   else if (mode == AccumulateMode::F32 && options.accumulateMinSize > 0 &&
            !ShapedType::isDynamic(reductionSize) &&

@@ -282,8 +282,8 @@ void PrecisionAssignment::Impl::tieCalls(
     tieOperands(call.getArgOperands(), callee.getArguments());
     SmallVector<Operation *> returns = getReturns(callee);
     if (!returns.empty())
-      for (auto [r, v] : llvm::zip(op->getResults(),
-                                   returns.front()->getOperands()))
+      for (auto [r, v] :
+           llvm::zip(op->getResults(), returns.front()->getOperands()))
         unite(r, v);
   }
 }
@@ -328,8 +328,7 @@ PrecisionAssignment &
 PrecisionAssignment::operator=(PrecisionAssignment &&) = default;
 
 FailureOr<PrecisionAssignment>
-PrecisionAssignment::analyze(Operation *root,
-                             const AssignmentOptions &options,
+PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
                              bool changeSignatures) {
   PrecisionAssignment result;
   Impl &impl = *result.impl;
@@ -347,8 +346,7 @@ PrecisionAssignment::analyze(Operation *root,
                                    options.missingOp == MissingOpMode::Error)) {
     bool isError = options.missingOp == MissingOpMode::Error;
     InFlightDiagnostic diag = isError ? root->emitError() : root->emitWarning();
-    diag << "amp: ops without a model"
-         << (isError ? "" : " stay f32") << ": ";
+    diag << "amp: ops without a model" << (isError ? "" : " stay f32") << ": ";
     llvm::interleaveComma(impl.missingOps, diag, [&](auto &entry) {
       diag << entry.first << " (" << entry.second << ")";
     });
@@ -421,7 +419,4 @@ bool PrecisionAssignment::signatureChanges(Operation *function) const {
 
 ArrayRef<Operation *> PrecisionAssignment::getOps() const { return impl->ops; }
 
-Placement PrecisionAssignment::getPlacement() const {
-  return impl->placement;
-}
-
+Placement PrecisionAssignment::getPlacement() const { return impl->placement; }

@@ -1,5 +1,8 @@
 //===- Amp.cpp - C API for amp --------------------------------------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The handles of amp-c/Amp.h over MLIR's C++ API: a context that collects
 // diagnostics and mixed-precision reports, and modules parsed, transformed
 // and printed in it.
@@ -112,8 +115,7 @@ std::string locationString(Location loc) {
 
 void collect(AmpContextImpl &ctx, Diagnostic &diag) {
   ctx.diagnostics.push_back({toAmpSeverity(diag.getSeverity()),
-                             locationString(diag.getLocation()),
-                             diag.str()});
+                             locationString(diag.getLocation()), diag.str()});
   for (Diagnostic &note : diag.getNotes())
     collect(ctx, note);
 }
@@ -300,9 +302,8 @@ bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
   StringRef anchor = parsed->getOpAnchorName();
   if (anchor != ModuleOp::getOperationName() &&
       anchor != OpPassManager::getAnyOpAnchorName()) {
-    emitError(unknown) << "pass pipeline '" << pipeline
-                       << "' is anchored on '" << anchor
-                       << "'; a module needs 'builtin.module(...)'";
+    emitError(unknown) << "pass pipeline '" << pipeline << "' is anchored on '"
+                       << anchor << "'; a module needs 'builtin.module(...)'";
     return false;
   }
 

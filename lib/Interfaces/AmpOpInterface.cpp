@@ -1,5 +1,8 @@
 //===- AmpOpInterface.cpp - The contract between ops and amp --------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The interface's generated code, the query functions that answer for any op
 // (with or without a model), the trait-based defaults, and the retyping
 // helpers models share.
@@ -271,7 +274,8 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
       return attr;
     unsigned nonzero = 0, flushed = 0;
     SmallVector<std::complex<APFloat>> values;
-    for (std::complex<APFloat> value : dense.getValues<std::complex<APFloat>>()) {
+    for (std::complex<APFloat> value :
+         dense.getValues<std::complex<APFloat>>()) {
       FailureOr<APFloat> re =
           convertAPFloat(value.real(), elementType, nonzero, flushed);
       FailureOr<APFloat> im =
@@ -282,8 +286,8 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
     }
     if (mostlyFlushed(nonzero, flushed))
       return failure();
-    return Attribute(DenseElementsAttr::get(
-        dense.getType().clone(type), ArrayRef(values)));
+    return Attribute(
+        DenseElementsAttr::get(dense.getType().clone(type), ArrayRef(values)));
   }
   return failure();
 }
@@ -356,18 +360,18 @@ mlir::amp::detail::convertByRetyping(RewriterBase &rewriter, Operation *op,
     unsigned i = operand.getOperandNumber();
     bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
     Type type = operand.get().getType();
-    operandTypes.push_back(isDataOperand(op, i)
-                               ? withFloatElementType(
-                                     type, isAcc ? accType : lowType)
-                               : type);
+    operandTypes.push_back(
+        isDataOperand(op, i)
+            ? withFloatElementType(type, isAcc ? accType : lowType)
+            : type);
   }
   for (OpResult result : op->getResults()) {
     unsigned i = result.getResultNumber();
     bool isAcc = acc && llvm::is_contained(acc->accumulatorResults, i);
-    resultTypes.push_back(isDataResult(op, i)
-                              ? withFloatElementType(result.getType(),
-                                                     isAcc ? accType : lowType)
-                              : result.getType());
+    resultTypes.push_back(
+        isDataResult(op, i)
+            ? withFloatElementType(result.getType(), isAcc ? accType : lowType)
+            : result.getType());
   }
   return convertByRetypingWith(rewriter, op, operandTypes, resultTypes,
                                lowType);
@@ -377,11 +381,9 @@ mlir::amp::detail::convertByRetyping(RewriterBase &rewriter, Operation *op,
 // Retyping helpers
 //===----------------------------------------------------------------------===//
 
-FailureOr<Operation *>
-mlir::amp::convertByRetypingWith(RewriterBase &rewriter, Operation *op,
-                                 ArrayRef<Type> operandTypes,
-                                 ArrayRef<Type> resultTypes,
-                                 FloatType lowType) {
+FailureOr<Operation *> mlir::amp::convertByRetypingWith(
+    RewriterBase &rewriter, Operation *op, ArrayRef<Type> operandTypes,
+    ArrayRef<Type> resultTypes, FloatType lowType) {
   assert(operandTypes.size() == op->getNumOperands() &&
          resultTypes.size() == op->getNumResults() && "type count mismatch");
   // Check everything before changing anything.
@@ -423,9 +425,8 @@ mlir::amp::convertByRetypingWith(RewriterBase &rewriter, Operation *op,
   }
 
   rewriter.setInsertionPoint(op);
-  SmallVector<Value> newOperands =
-      createOperandCasts(rewriter, op->getLoc(), op->getOperands(),
-                         operandTypes);
+  SmallVector<Value> newOperands = createOperandCasts(
+      rewriter, op->getLoc(), op->getOperands(), operandTypes);
   rewriter.modifyOpInPlace(op, [&] {
     op->setOperands(newOperands);
     for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
@@ -455,7 +456,8 @@ static bool alreadyIn(Operation *op, FloatType type) {
 LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
                                           FloatType type,
                                           TypeRange yieldTypes) {
-  for (Operation &nested : llvm::make_early_inc_range(block.without_terminator())) {
+  for (Operation &nested :
+       llvm::make_early_inc_range(block.without_terminator())) {
     // Casts already produce the type they are for (the model may just have
     // inserted them). One whose operand the conversion has just made as
     // narrow or as wide as its result (a body that casts to the low type,
@@ -464,10 +466,11 @@ LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
     if (isa<arith::ExtFOp, arith::TruncFOp>(nested)) {
       Value in = nested.getOperand(0);
       Type out = nested.getResult(0).getType();
-      unsigned inWidth = getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
+      unsigned inWidth =
+          getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
       unsigned outWidth = getElementTypeOrSelf(out).getIntOrFloatBitWidth();
-      bool valid = isa<arith::ExtFOp>(nested) ? inWidth < outWidth
-                                              : inWidth > outWidth;
+      bool valid =
+          isa<arith::ExtFOp>(nested) ? inWidth < outWidth : inWidth > outWidth;
       if (valid)
         continue;
       rewriter.setInsertionPoint(&nested);
@@ -488,8 +491,8 @@ LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
   }
   Operation *terminator = block.getTerminator();
   rewriter.setInsertionPoint(terminator);
-  for (auto [operand, type] : llvm::zip(terminator->getOpOperands(),
-                                        yieldTypes)) {
+  for (auto [operand, type] :
+       llvm::zip(terminator->getOpOperands(), yieldTypes)) {
     Value cast =
         createFloatCast(rewriter, terminator->getLoc(), operand.get(), type);
     if (!cast)
@@ -536,9 +539,7 @@ FailureOr<Operation *> mlir::amp::convertWithBody(RewriterBase &rewriter,
 // Queries
 //===----------------------------------------------------------------------===//
 
-bool mlir::amp::hasAmpModel(Operation *op) {
-  return isa<AmpOpInterface>(op);
-}
+bool mlir::amp::hasAmpModel(Operation *op) { return isa<AmpOpInterface>(op); }
 
 CategoryInfo mlir::amp::getCategory(Operation *op, FloatType lowType) {
   if (auto iface = dyn_cast<AmpOpInterface>(op))

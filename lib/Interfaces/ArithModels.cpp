@@ -1,4 +1,10 @@
-//===- ArithModels.cpp - AmpOpInterface models for arith -------------------===//
+//===- ArithModels.cpp - AmpOpInterface models for arith
+//-------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
@@ -28,11 +34,12 @@ CategoryInfo arithCategory(Operation *op) {
             return category(Policy::Never,
                             "its float type is part of what it computes");
           })
-      .Case<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-            arith::FPToUIOp>([](auto) {
-        return category(Policy::Follow,
-                        "integer conversion: takes its neighbours' precision");
-      })
+      .Case<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+          [](auto) {
+            return category(
+                Policy::Follow,
+                "integer conversion: takes its neighbours' precision");
+          })
       .Default([](auto) { return followsElementwise(); });
 }
 

@@ -1,4 +1,9 @@
 //===- BufferCopies.cpp - Running ops on converted buffer copies ---------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/BufferCopies.h"
 #include "amp/Interfaces/AmpOpInterface.h"
@@ -31,8 +36,7 @@ Operation *mlir::amp::createBufferConversion(OpBuilder &builder, Location loc,
       builder, loc, ValueRange{from}, ValueRange{to},
       ArrayRef<AffineMap>{id, id}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value converted =
-            createFloatCast(b, l, args[0], type.getElementType());
+        Value converted = createFloatCast(b, l, args[0], type.getElementType());
         linalg::YieldOp::create(b, l, converted);
       });
 }
@@ -48,9 +52,9 @@ void BufferCopies::undo(RewriterBase &rewriter, Operation *op) {
   replaced.clear();
 }
 
-FailureOr<BufferCopies>
-mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
-                                 ArrayRef<Type> types) {
+FailureOr<BufferCopies> mlir::amp::convertBufferOperands(RewriterBase &rewriter,
+                                                         Operation *op,
+                                                         ArrayRef<Type> types) {
   SmallVector<unsigned> toCopy;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     Type type = operand.getType();
@@ -72,10 +76,9 @@ mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
     Value original = op->getOperand(i);
     auto from = cast<MemRefType>(original.getType());
     // A buffer of identity layout in the original's memory space.
-    auto type = MemRefType::get(from.getShape(),
-                                cast<MemRefType>(types[i]).getElementType(),
-                                MemRefLayoutAttrInterface(),
-                                from.getMemorySpace());
+    auto type = MemRefType::get(
+        from.getShape(), cast<MemRefType>(types[i]).getElementType(),
+        MemRefLayoutAttrInterface(), from.getMemorySpace());
     rewriter.setInsertionPoint(op);
     SmallVector<Value> sizes;
     for (int64_t d = 0, e = from.getRank(); d < e; ++d)
@@ -92,10 +95,10 @@ mlir::amp::convertBufferOperands(RewriterBase &rewriter, Operation *op,
     bool overwritten = false;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       OpOperand &operand = op->getOpOperand(i);
-      overwritten = linalgOp.isDpsInit(&operand) &&
-                    !linalgOp.payloadUsesValueFromOperand(&operand) &&
-                    linalgOp.getMatchingIndexingMap(&operand)
-                        .isProjectedPermutation();
+      overwritten =
+          linalgOp.isDpsInit(&operand) &&
+          !linalgOp.payloadUsesValueFromOperand(&operand) &&
+          linalgOp.getMatchingIndexingMap(&operand).isProjectedPermutation();
     }
     if (mightHaveEffect<MemoryEffects::Read>(op, original) ||
         (mightHaveEffect<MemoryEffects::Write>(op, original) && !overwritten))

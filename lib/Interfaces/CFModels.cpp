@@ -1,4 +1,8 @@
-//===- CFModels.cpp - AmpOpInterface models for cf -------------------------===//
+//===- CFModels.cpp - AmpOpInterface models for cf
+//-------------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Branches forward values to block arguments; a value tied through a branch
 // has one type on both sides, which the pass keeps consistent.

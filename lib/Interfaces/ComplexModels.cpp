@@ -1,4 +1,8 @@
-//===- ComplexModels.cpp - AmpOpInterface models for complex ---------------===//
+//===- ComplexModels.cpp - AmpOpInterface models for complex
+//---------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // complex<f32> scalars convert like f32 scalars: their parts take the low
 // type (complex<f16>, complex<bf16>), and amp casts them part by part.
@@ -28,8 +32,8 @@ CategoryInfo complexCategory(Operation *op, FloatType lowType) {
                                   "complex exp and pow amplify bf16's input "
                                   "rounding");
           })
-      .Case<complex::LogOp, complex::Log1pOp, complex::RsqrtOp,
-            complex::TanOp, complex::AngleOp, complex::Atan2Op>([](auto) {
+      .Case<complex::LogOp, complex::Log1pOp, complex::RsqrtOp, complex::TanOp,
+            complex::AngleOp, complex::Atan2Op>([](auto) {
         return category(Policy::Never,
                         "log, rsqrt, tan and angles of complex values need "
                         "f32 accuracy");
@@ -48,8 +52,7 @@ struct ComplexModel : RetypingModel<ComplexModel<OpT>, OpT> {
 
 /// complex.constant holds its parts in an array attribute.
 struct ComplexConstantModel
-    : AmpOpInterface::ExternalModel<ComplexConstantModel,
-                                    complex::ConstantOp> {
+    : AmpOpInterface::ExternalModel<ComplexConstantModel, complex::ConstantOp> {
   CategoryInfo getDefaultCategory(Operation *, FloatType) const {
     return category(Policy::Follow,
                     "constants take their users' precision and are "
@@ -75,21 +78,18 @@ struct ComplexConstantModel
   }
 };
 
-
 } // namespace
 
 void mlir::amp::registerComplexExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, complex::ComplexDialect *) {
-    attachModels<ComplexModel, complex::AbsOp, complex::AddOp,
-                 complex::AngleOp, complex::Atan2Op, complex::ConjOp,
-                 complex::CosOp, complex::CreateOp, complex::DivOp,
-                 complex::EqualOp, complex::ExpOp, complex::Expm1Op,
-                 complex::ImOp, complex::Log1pOp, complex::LogOp,
-                 complex::MulOp, complex::NegOp, complex::NotEqualOp,
-                 complex::PowOp, complex::PowiOp, complex::ReOp,
-                 complex::RsqrtOp, complex::SignOp, complex::SinOp,
-                 complex::SqrtOp, complex::SubOp, complex::TanOp,
-                 complex::TanhOp>(ctx);
+    attachModels<
+        ComplexModel, complex::AbsOp, complex::AddOp, complex::AngleOp,
+        complex::Atan2Op, complex::ConjOp, complex::CosOp, complex::CreateOp,
+        complex::DivOp, complex::EqualOp, complex::ExpOp, complex::Expm1Op,
+        complex::ImOp, complex::Log1pOp, complex::LogOp, complex::MulOp,
+        complex::NegOp, complex::NotEqualOp, complex::PowOp, complex::PowiOp,
+        complex::ReOp, complex::RsqrtOp, complex::SignOp, complex::SinOp,
+        complex::SqrtOp, complex::SubOp, complex::TanOp, complex::TanhOp>(ctx);
     complex::ConstantOp::attachInterface<ComplexConstantModel>(*ctx);
     complex::BitcastOp::attachInterface<BitcastModel<complex::BitcastOp>>(*ctx);
   });

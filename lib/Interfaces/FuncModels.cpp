@@ -1,4 +1,8 @@
-//===- FuncModels.cpp - AmpOpInterface models for func ---------------------===//
+//===- FuncModels.cpp - AmpOpInterface models for func
+//---------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Functions, calls and returns carry values: a function converted to low
 // precision changes its signature, and its callers' calls must be converted
@@ -36,8 +40,7 @@ struct FuncOpModel : MovingModel<FuncOpModel, func::FuncOp> {
       return out;
     };
     FunctionType type = func.getFunctionType();
-    auto newType = FunctionType::get(op->getContext(),
-                                     retype(type.getInputs()),
+    auto newType = FunctionType::get(op->getContext(), retype(type.getInputs()),
                                      retype(type.getResults()));
     rewriter.modifyOpInPlace(func, [&] {
       func.setFunctionType(newType);

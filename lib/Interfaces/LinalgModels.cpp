@@ -1,4 +1,8 @@
-//===- LinalgModels.cpp - AmpOpInterface models for linalg -----------------===//
+//===- LinalgModels.cpp - AmpOpInterface models for linalg
+//-----------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // One model for every structured op (linalg.generic and all named ops),
 // classified by what its body computes: a multiply-add reduction is a
@@ -15,10 +19,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -245,8 +249,7 @@ bool canConvertBodyInPlace(Block &body, FloatType type) {
     if (isa<arith::BitcastOp, arith::ScalingExtFOp, arith::ScalingTruncFOp>(op))
       return false;
     Attribute value;
-    if (matchPattern(&op, m_Constant(&value)) &&
-        isFloatDataAttr(value) &&
+    if (matchPattern(&op, m_Constant(&value)) && isFloatDataAttr(value) &&
         failed(convertFloatAttr(value, type)))
       return false;
   }
@@ -342,8 +345,8 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   // types with their own region builder, as if the user had written them in
   // low precision.
   auto regionBuilder = op.getRegionBuilder();
-  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp,
-                            linalg::ReduceOp>(op.getOperation())) {
+  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(
+                           op.getOperation())) {
     OperationState state(loc, op->getName());
     state.addOperands(newOperands);
     state.addTypes(resultTypes);
@@ -358,8 +361,8 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
       argLocs.push_back(v.getLoc());
     }
     OpBuilder::InsertionGuard guard(rewriter);
-    Block *block = rewriter.createBlock(&region, region.end(), argTypes,
-                                        argLocs);
+    Block *block =
+        rewriter.createBlock(&region, region.end(), argTypes, argLocs);
     ImplicitLocOpBuilder b(loc, rewriter);
     b.setInsertionPointToEnd(block);
     regionBuilder(b, *block, newOp->getAttrs(),
@@ -414,12 +417,12 @@ struct StructuredOpModel
     // broadcast, copy).
     bool movesOnly =
         llvm::hasSingleElement(linalgOp.getBlock()->getOperations());
-    TargetOpKind kind = movesOnly ? TargetOpKind::Storage
-                        : s.isContraction ? TargetOpKind::Contraction
-                        : s.bodyCategory.category == Policy::Follow &&
-                                !s.accumulation
-                            ? TargetOpKind::Arithmetic
-                            : TargetOpKind::Transcendental;
+    TargetOpKind kind =
+        movesOnly         ? TargetOpKind::Storage
+        : s.isContraction ? TargetOpKind::Contraction
+        : s.bodyCategory.category == Policy::Follow && !s.accumulation
+            ? TargetOpKind::Arithmetic
+            : TargetOpKind::Transcendental;
     return targetSupports(target, kind, type);
   }
   FailureOr<Operation *> convertToPrecision(Operation *op,
@@ -449,8 +452,7 @@ struct SoftmaxModel : RetypingModel<SoftmaxModel, linalg::SoftmaxOp> {
   }
 };
 
-template <typename... OpTs>
-void attachStructuredModels(MLIRContext *ctx) {
+template <typename... OpTs> void attachStructuredModels(MLIRContext *ctx) {
   attachModels<StructuredOpModel, OpTs...>(ctx);
 }
 

@@ -1,4 +1,10 @@
-//===- MathModels.cpp - AmpOpInterface models for math ---------------------===//
+//===- MathModels.cpp - AmpOpInterface models for math
+//---------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
@@ -34,12 +40,11 @@ CategoryInfo mathCategory(Operation *op, FloatType lowType) {
       .Case<math::CoshOp, math::SinhOp>([&](auto) {
         return category(Policy::Never, "grows exponentially like exp");
       })
-      .Case<math::LogOp, math::Log2Op, math::Log10Op, math::Log1pOp>(
-          [&](auto) {
-            return category(Policy::Never,
-                            "log of small values loses accuracy in low "
-                            "precision (log-probabilities, losses)");
-          })
+      .Case<math::LogOp, math::Log2Op, math::Log10Op, math::Log1pOp>([&](auto) {
+        return category(Policy::Never,
+                        "log of small values loses accuracy in low "
+                        "precision (log-probabilities, losses)");
+      })
       .Case<math::ErfOp, math::ErfcOp>([&](auto) {
         return category(Policy::Never,
                         "erf's polynomial needs more than 11 bits");
@@ -51,8 +56,7 @@ CategoryInfo mathCategory(Operation *op, FloatType lowType) {
       })
       .Case<math::TanOp, math::AsinOp, math::AcosOp, math::AsinhOp,
             math::AcoshOp, math::AtanhOp>([&](auto) {
-        return category(Policy::Never,
-                        "steep near its poles or domain edges");
+        return category(Policy::Never, "steep near its poles or domain edges");
       })
       .Default([](auto) {
         return category(Policy::Follow,
@@ -61,19 +65,18 @@ CategoryInfo mathCategory(Operation *op, FloatType lowType) {
       });
 }
 
-template <typename OpT>
-struct MathModel : RetypingModel<MathModel<OpT>, OpT> {
+template <typename OpT> struct MathModel : RetypingModel<MathModel<OpT>, OpT> {
   CategoryInfo getDefaultCategory(Operation *op, FloatType lowType) const {
     return mathCategory(op, lowType);
   }
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
-    TargetOpKind kind = isa<math::AbsFOp, math::CopySignOp, math::CeilOp,
-                            math::FloorOp, math::TruncOp, math::RoundOp,
-                            math::RoundEvenOp, math::FmaOp, math::ClampFOp,
-                            math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
-                            math::IsNormalOp>(op)
-                            ? TargetOpKind::Arithmetic
-                            : TargetOpKind::Transcendental;
+    TargetOpKind kind =
+        isa<math::AbsFOp, math::CopySignOp, math::CeilOp, math::FloorOp,
+            math::TruncOp, math::RoundOp, math::RoundEvenOp, math::FmaOp,
+            math::ClampFOp, math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
+            math::IsNormalOp>(op)
+            ? TargetOpKind::Arithmetic
+            : TargetOpKind::Transcendental;
     return targetSupports(target, kind, type);
   }
 };

@@ -1,4 +1,9 @@
 //===- ModelSupport.h - Shared pieces of amp's external models --*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_LIB_INTERFACES_MODELSUPPORT_H
 #define AMP_LIB_INTERFACES_MODELSUPPORT_H
@@ -22,13 +27,15 @@ inline CategoryInfo category(Policy policy, StringRef reason) {
 
 /// Categories shared by ops with the same numerics in several dialects.
 inline CategoryInfo followsElementwise() {
-  return {Policy::Follow, "elementwise arithmetic is accurate in low precision"};
+  return {Policy::Follow,
+          "elementwise arithmetic is accurate in low precision"};
 }
 inline CategoryInfo followsDataMovement() {
   return {Policy::Follow, "moves data without arithmetic"};
 }
 inline CategoryInfo followsStructure() {
-  return {Policy::Follow, "control flow: takes the precision of the values it carries"};
+  return {Policy::Follow,
+          "control flow: takes the precision of the values it carries"};
 }
 
 /// The operand and result types `op` gets when every data operand and result
@@ -42,10 +49,10 @@ inline void getRetypedTypes(Operation *op, FloatType elementType,
             ? withFloatElementType(operand.get().getType(), elementType)
             : operand.get().getType());
   for (OpResult result : op->getResults())
-    resultTypes.push_back(isDataResult(op, result.getResultNumber())
-                              ? withFloatElementType(result.getType(),
-                                                     elementType)
-                              : result.getType());
+    resultTypes.push_back(
+        isDataResult(op, result.getResultNumber())
+            ? withFloatElementType(result.getType(), elementType)
+            : result.getType());
 }
 
 /// A model that retypes its op generically (every float operand, result and

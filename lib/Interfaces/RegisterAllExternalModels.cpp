@@ -1,4 +1,9 @@
 //===- RegisterAllExternalModels.cpp - Every amp model --------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Target/TargetCapabilities.h"

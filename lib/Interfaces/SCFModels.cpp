@@ -1,4 +1,8 @@
-//===- StructureModels.cpp - AmpOpInterface models for scf -----------------------===//
+//===- StructureModels.cpp - AmpOpInterface models for scf
+//-----------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Structured control flow computes nothing itself: it carries values, whose
 // types are tied across init operands, block arguments, yields and results.

@@ -1,4 +1,10 @@
-//===- TensorModels.cpp - AmpOpInterface models for tensor -----------------===//
+//===- TensorModels.cpp - AmpOpInterface models for tensor
+//-----------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
@@ -43,7 +49,6 @@ struct ShapeQueryModel
     return op;
   }
 };
-
 
 } // namespace
 

@@ -1,4 +1,10 @@
-//===- TosaModels.cpp - AmpOpInterface models for tosa ---------------------===//
+//===- TosaModels.cpp - AmpOpInterface models for tosa
+//---------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ModelSupport.h"
 #include "amp/Interfaces/ExternalModels.h"
@@ -59,11 +65,10 @@ CategoryInfo tosaCategory(Operation *op, FloatType lowType) {
       .Case<tosa::ReduceProductOp>([](auto) {
         return category(Policy::Never, "products overflow and lose accuracy");
       })
-      .Case<tosa::MaxPool2dOp, tosa::ReduceMaxOp, tosa::ReduceMinOp>(
-          [](auto) {
-            return category(Policy::Follow,
-                            "max/min reduction is exact in low precision");
-          })
+      .Case<tosa::MaxPool2dOp, tosa::ReduceMaxOp, tosa::ReduceMinOp>([](auto) {
+        return category(Policy::Follow,
+                        "max/min reduction is exact in low precision");
+      })
       .Case<tosa::ExpOp>([&](auto) {
         return lowType.isF16()
                    ? category(Policy::Never,
@@ -105,12 +110,12 @@ CategoryInfo tosaCategory(Operation *op, FloatType lowType) {
         return category(Policy::Never,
                         "opaque or stateful: its types are fixed");
       })
-      .Case<tosa::AbsOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
-            tosa::MaximumOp, tosa::MinimumOp, tosa::NegateOp, tosa::CeilOp,
-            tosa::FloorOp, tosa::ClampOp, tosa::SigmoidOp, tosa::TanhOp,
-            tosa::SelectOp, tosa::EqualOp, tosa::GreaterOp,
-            tosa::GreaterEqualOp, tosa::CosOp, tosa::SinOp, tosa::ResizeOp,
-            tosa::ArgMaxOp>([](auto) { return followsElementwise(); })
+      .Case<tosa::AbsOp, tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::MaximumOp,
+            tosa::MinimumOp, tosa::NegateOp, tosa::CeilOp, tosa::FloorOp,
+            tosa::ClampOp, tosa::SigmoidOp, tosa::TanhOp, tosa::SelectOp,
+            tosa::EqualOp, tosa::GreaterOp, tosa::GreaterEqualOp, tosa::CosOp,
+            tosa::SinOp, tosa::ResizeOp, tosa::ArgMaxOp>(
+          [](auto) { return followsElementwise(); })
       .Case<tosa::CastOp>([](auto) {
         return category(Policy::Follow,
                         "a cast: amp decides around it, its types stay");
@@ -165,11 +170,10 @@ std::optional<AccumulationInfo> tosaAccumulation(Operation *op) {
                     [](auto) { return AccumulationKind::Max; })
                 .Default([](auto) { return AccumulationKind::Min; });
         // The result has the input's element type: no wide accumulator.
-        return accumulation(
-            kind,
-            productOf(reduce.getInput().getType(),
-                      {static_cast<int64_t>(reduce.getAxis())}),
-            false, {0});
+        return accumulation(kind,
+                            productOf(reduce.getInput().getType(),
+                                      {static_cast<int64_t>(reduce.getAxis())}),
+                            false, {0});
       })
       .Default([](auto) { return std::nullopt; });
 }
@@ -225,8 +229,8 @@ struct TosaModel : AmpOpInterface::ExternalModel<TosaModel<OpT>, OpT> {
         lowType.isBF16() ? Float32Type::get(op->getContext()) : accType;
     if (isa<tosa::MatMulOp>(op))
       resultTypes[0] = withFloatElementType(resultTypes[0], wideAcc);
-    FailureOr<Operation *> converted = convertByRetypingWith(
-        rewriter, op, operandTypes, resultTypes, lowType);
+    FailureOr<Operation *> converted =
+        convertByRetypingWith(rewriter, op, operandTypes, resultTypes, lowType);
     if (failed(converted))
       return failure();
     if ((*converted)->hasAttr("acc_type"))
@@ -242,21 +246,21 @@ struct TosaModel : AmpOpInterface::ExternalModel<TosaModel<OpT>, OpT> {
 void mlir::amp::registerTosaExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tosa::TosaDialect *) {
     attachModels<
-        TosaModel, tosa::AbsOp, tosa::AddOp, tosa::ArgMaxOp,
-        tosa::AvgPool2dOp, tosa::CastOp, tosa::CeilOp, tosa::ClampOp,
-        tosa::ConcatOp, tosa::ConstOp, tosa::Conv2DOp, tosa::Conv3DOp,
-        tosa::CosOp, tosa::CustomOp, tosa::DepthwiseConv2DOp, tosa::EqualOp,
-        tosa::ErfOp, tosa::ExpOp, tosa::FFT2dOp, tosa::FloorOp,
-        tosa::GatherOp, tosa::GreaterEqualOp, tosa::GreaterOp,
-        tosa::IdentityOp, tosa::IfOp, tosa::LogOp, tosa::MatMulOp,
-        tosa::MaxPool2dOp, tosa::MaximumOp, tosa::MinimumOp, tosa::MulOp,
-        tosa::NegateOp, tosa::PadOp, tosa::PowOp, tosa::RFFT2dOp,
-        tosa::ReciprocalOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
-        tosa::ReduceProductOp, tosa::ReduceSumOp, tosa::ReshapeOp,
-        tosa::ResizeOp, tosa::ReverseOp, tosa::RsqrtOp, tosa::ScatterOp,
-        tosa::SelectOp, tosa::SigmoidOp, tosa::SinOp, tosa::SliceOp,
-        tosa::SubOp, tosa::TanhOp, tosa::TileOp, tosa::TransposeConv2DOp,
-        tosa::TransposeOp, tosa::VariableOp, tosa::VariableReadOp,
-        tosa::VariableWriteOp, tosa::WhileOp, tosa::YieldOp>(ctx);
+        TosaModel, tosa::AbsOp, tosa::AddOp, tosa::ArgMaxOp, tosa::AvgPool2dOp,
+        tosa::CastOp, tosa::CeilOp, tosa::ClampOp, tosa::ConcatOp,
+        tosa::ConstOp, tosa::Conv2DOp, tosa::Conv3DOp, tosa::CosOp,
+        tosa::CustomOp, tosa::DepthwiseConv2DOp, tosa::EqualOp, tosa::ErfOp,
+        tosa::ExpOp, tosa::FFT2dOp, tosa::FloorOp, tosa::GatherOp,
+        tosa::GreaterEqualOp, tosa::GreaterOp, tosa::IdentityOp, tosa::IfOp,
+        tosa::LogOp, tosa::MatMulOp, tosa::MaxPool2dOp, tosa::MaximumOp,
+        tosa::MinimumOp, tosa::MulOp, tosa::NegateOp, tosa::PadOp, tosa::PowOp,
+        tosa::RFFT2dOp, tosa::ReciprocalOp, tosa::ReduceMaxOp,
+        tosa::ReduceMinOp, tosa::ReduceProductOp, tosa::ReduceSumOp,
+        tosa::ReshapeOp, tosa::ResizeOp, tosa::ReverseOp, tosa::RsqrtOp,
+        tosa::ScatterOp, tosa::SelectOp, tosa::SigmoidOp, tosa::SinOp,
+        tosa::SliceOp, tosa::SubOp, tosa::TanhOp, tosa::TileOp,
+        tosa::TransposeConv2DOp, tosa::TransposeOp, tosa::VariableOp,
+        tosa::VariableReadOp, tosa::VariableWriteOp, tosa::WhileOp,
+        tosa::YieldOp>(ctx);
   });
 }

@@ -1,4 +1,9 @@
 //===- Pipelines.cpp - amp's lowering pipelines ---------------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Backend/Passes.h"
@@ -11,13 +16,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -185,11 +190,13 @@ LogicalResult mlir::amp::verifyLowerToNVVMOptions(
   std::optional<TargetName> target = parseTargetName(options.chip);
   if (!target || target->kind != TargetKind::NVVM)
     return emitError("amp-lower-to-nvvm: chip must be sm_<N>[a|f] with "
-                     "N >= 20, got '" + options.chip + "'");
+                     "N >= 20, got '" +
+                     options.chip + "'");
   if (options.format != "bin" && options.format != "isa" &&
       options.format != "fatbin")
     return emitError("amp-lower-to-nvvm: format must be bin, isa or fatbin, "
-                     "got '" + options.format + "'");
+                     "got '" +
+                     options.format + "'");
   return success();
 }
 

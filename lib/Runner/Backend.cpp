@@ -1,4 +1,9 @@
 //===- Backend.cpp - Where amp-run runs a program -------------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Backend.h"
 

@@ -1,4 +1,9 @@
 //===- Comparison.cpp - Results against a reference -----------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Comparison.h"
 

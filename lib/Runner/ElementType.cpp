@@ -1,4 +1,9 @@
 //===- ElementType.cpp - Element types amp-run exchanges ------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/ElementType.h"
 

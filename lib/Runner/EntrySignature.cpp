@@ -1,4 +1,9 @@
 //===- EntrySignature.cpp - What the entry function exchanges -------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/EntrySignature.h"
 #include "amp/Runner/Npy.h"

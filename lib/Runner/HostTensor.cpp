@@ -1,4 +1,9 @@
 //===- HostTensor.cpp - Arrays amp-run passes in and gets back ------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/HostTensor.h"
 

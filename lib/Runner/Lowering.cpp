@@ -1,4 +1,9 @@
 //===- Lowering.cpp - From the tensor-level file to the JIT ---------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Lowering.h"
 

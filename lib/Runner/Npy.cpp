@@ -1,5 +1,8 @@
 //===- Npy.cpp - NumPy .npy files -----------------------------------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Format: the magic "\x93NUMPY", a major and minor version byte, the header
 // length (2 bytes little-endian in version 1, 4 in versions 2 and 3), then
 // a Python dict literal {'descr': ..., 'fortran_order': ..., 'shape': (...)}

@@ -1,4 +1,9 @@
 //===- RandomInputs.cpp - Seeded inputs for the entry function ------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Runner/RandomInputs.h"
 

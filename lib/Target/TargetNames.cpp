@@ -21,8 +21,8 @@ std::optional<TargetName> mlir::amp::parseTargetName(StringRef name) {
   if (name == "cpu")
     return target;
   if (name == "vulkan" || name == "vulkan-storage16") {
-    target.kind = name == "vulkan" ? TargetKind::Vulkan
-                                   : TargetKind::VulkanStorage16;
+    target.kind =
+        name == "vulkan" ? TargetKind::Vulkan : TargetKind::VulkanStorage16;
     return target;
   }
   StringRef chip = name;
@@ -45,8 +45,8 @@ StringRef mlir::amp::getTargetNamesHelp() {
 SmallVector<StringRef> mlir::amp::getVulkanCapabilities(bool float16) {
   // Int16 and Int64 are what the lowering of index and i16 arithmetic in
   // kernels needs; lavapipe and every desktop driver have them.
-  SmallVector<StringRef> caps = {"Shader", "StorageBuffer16BitAccess",
-                                 "Int16", "Int64"};
+  SmallVector<StringRef> caps = {"Shader", "StorageBuffer16BitAccess", "Int16",
+                                 "Int64"};
   if (float16)
     caps.insert(caps.begin() + 1, "Float16");
   return caps;
@@ -69,8 +69,7 @@ Attribute mlir::amp::buildTargetAttr(MLIRContext *context,
     break;
   }
   SmallVector<spirv::Capability> caps;
-  for (StringRef cap :
-       getVulkanCapabilities(name.kind == TargetKind::Vulkan))
+  for (StringRef cap : getVulkanCapabilities(name.kind == TargetKind::Vulkan))
     caps.push_back(*spirv::symbolizeCapability(cap));
   SmallVector<spirv::Extension> exts;
   for (StringRef ext : getVulkanExtensions())

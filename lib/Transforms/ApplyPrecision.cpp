@@ -1,10 +1,15 @@
 //===- ApplyPrecision.cpp - Rewrite a program to its assigned precision ---===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/ApplyPrecision.h"
 
-#include "mlir/IR/Iterators.h"
-#include "amp/Transforms/CastFolding.h"
 #include "amp/Interfaces/BufferCopies.h"
+#include "amp/Transforms/CastFolding.h"
+#include "mlir/IR/Iterators.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -78,8 +83,7 @@ Value PrecisionRewriter::getAs(Value v, Type type) {
     rewriter.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
   Attribute value;
   FloatType elt = getFloatElementType(type);
-  if (elt && matchPattern(v, m_Constant(&value)) &&
-      isFloatDataAttr(value)) {
+  if (elt && matchPattern(v, m_Constant(&value)) && isFloatDataAttr(value)) {
     FailureOr<Attribute> converted = convertFloatAttr(value, elt);
     if (succeeded(converted)) {
       cached = arith::ConstantOp::create(rewriter, v.getLoc(),
@@ -103,8 +107,8 @@ Value PrecisionRewriter::getAs(Value v, Type type) {
           succeeded(converted)) {
         Value init = tensor::EmptyOp::create(rewriter, v.getLoc(), type,
                                              empty.getDynamicSizes());
-        Value value = arith::ConstantOp::create(
-            rewriter, v.getLoc(), cast<TypedAttr>(*converted));
+        Value value = arith::ConstantOp::create(rewriter, v.getLoc(),
+                                                cast<TypedAttr>(*converted));
         cached = linalg::FillOp::create(rewriter, v.getLoc(), value, init)
                      ->getResult(0);
         return cached;
@@ -227,7 +231,8 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
       continue;
     }
     bool isAcc = acc && llvm::is_contained(acc->accumulatorOperands, i);
-    setOperand(op, i, withFloatElementType(type, isAcc ? d.accType : d.lowType));
+    setOperand(op, i,
+               withFloatElementType(type, isAcc ? d.accType : d.lowType));
   }
   SmallVector<Type> oldTypes(op->getResultTypes());
   FailureOr<Operation *> converted =
@@ -306,9 +311,8 @@ void PrecisionRewriter::updateSignatures() {
         break;
       }
     auto type = FunctionType::get(func->getContext(), inputs, results);
-    rewriter.modifyOpInPlace(func, [&] {
-      func.setFunctionTypeAttr(TypeAttr::get(type));
-    });
+    rewriter.modifyOpInPlace(
+        func, [&] { func.setFunctionTypeAttr(TypeAttr::get(type)); });
   });
 }
 
@@ -316,9 +320,8 @@ void PrecisionRewriter::run() {
   for (Operation *op : assignment.getOps()) {
     SmallVector<Type> &types = plannedOperands[op];
     for (OpOperand &use : op->getOpOperands())
-      types.push_back(assignment.isTracked(use)
-                          ? assignment.getAssignedType(use)
-                          : Type());
+      types.push_back(
+          assignment.isTracked(use) ? assignment.getAssignedType(use) : Type());
   }
   retypeCarriedValues();
   for (Operation *op : assignment.getOps()) {
@@ -348,7 +351,6 @@ void PrecisionRewriter::run() {
   for (Operation *op : toErase)
     rewriter.eraseOp(op);
   updateSignatures();
-
 }
 
 LogicalResult

@@ -41,9 +41,8 @@ Attribute roundFloatAttr(Attribute attr, FloatType type) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return FloatAttr::get(type, round(f.getValue()));
   if (auto d = dyn_cast<DenseFPElementsAttr>(attr))
-    return d.mapValues(type, [&](const APFloat &v) {
-      return round(v).bitcastToAPInt();
-    });
+    return d.mapValues(
+        type, [&](const APFloat &v) { return round(v).bitcastToAPInt(); });
   return {};
 }
 
@@ -123,9 +122,9 @@ struct MergeIdenticalCasts : OpRewritePattern<CastOp> {
 /// Ops that pick or reshape elements of their first operand without
 /// arithmetic, whose result element type is the operand's.
 bool isElementPreservingMove(Operation *op) {
-  return isa<tensor::ExtractSliceOp, tensor::ExtractOp,
-             tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
-             tosa::ReshapeOp, tosa::TransposeOp, tosa::SliceOp>(op);
+  return isa<tensor::ExtractSliceOp, tensor::ExtractOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::CastOp, tosa::ReshapeOp,
+             tosa::TransposeOp, tosa::SliceOp>(op);
 }
 
 /// linalg ops that only move the elements of their one input into an init
@@ -153,16 +152,15 @@ bool isLinalgMove(Operation *op) {
 /// A copy of `move` (an element-preserving move or a linalg move) reading
 /// `source` and producing `resultType`, whose element type is `source`'s: a
 /// linalg move gets a new tensor.empty of that type as its init.
-Operation *cloneMoveOf(PatternRewriter &rewriter, Operation *move,
-                       Value source, Type resultType) {
+Operation *cloneMoveOf(PatternRewriter &rewriter, Operation *move, Value source,
+                       Type resultType) {
   IRMapping mapping;
   mapping.map(move->getOperand(0), source);
   if (isLinalgMove(move)) {
     auto init = cast<linalg::LinalgOp>(move).getDpsInitOperand(0)->get();
     auto empty = init.getDefiningOp<tensor::EmptyOp>();
-    Value newInit = tensor::EmptyOp::create(rewriter, empty.getLoc(),
-                                            resultType,
-                                            empty.getDynamicSizes());
+    Value newInit = tensor::EmptyOp::create(
+        rewriter, empty.getLoc(), resultType, empty.getDynamicSizes());
     mapping.map(init, newInit);
   }
   Operation *newMove = rewriter.clone(*move, mapping);
@@ -182,10 +180,9 @@ bool isShrinkingMove(Operation *op) {
 }
 
 /// A move of a cast's only result becomes a cast of the move: a slice, a
-/// gather or an element is cast instead of the whole tensor. Exact: casts commute with
-/// moving elements.
-template <typename CastOp>
-struct CastAfterSlice : OpRewritePattern<CastOp> {
+/// gather or an element is cast instead of the whole tensor. Exact: casts
+/// commute with moving elements.
+template <typename CastOp> struct CastAfterSlice : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
@@ -200,8 +197,8 @@ struct CastAfterSlice : OpRewritePattern<CastOp> {
     Operation *newMove = rewriter.clone(*move);
     newMove->setOperand(0, op.getIn());
     newMove->getResult(0).setType(withFloatElementType(oldResult, srcElt));
-    Value cast = CastOp::create(rewriter, op.getLoc(), oldResult,
-                                newMove->getResult(0));
+    Value cast =
+        CastOp::create(rewriter, op.getLoc(), oldResult, newMove->getResult(0));
     rewriter.replaceOp(move, cast);
     rewriter.eraseOp(op);
     return success();
@@ -220,15 +217,15 @@ struct CastBeforeBroadcast : OpRewritePattern<CastOp> {
         !bcast.getInit().template getDefiningOp<tensor::EmptyOp>())
       return rewriter.notifyMatchFailure(op, "not a broadcast into empty");
     auto elt = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    Value input = CastOp::create(
-        rewriter, op.getLoc(),
-        withFloatElementType(bcast.getInput().getType(), elt),
-        bcast.getInput());
+    Value input =
+        CastOp::create(rewriter, op.getLoc(),
+                       withFloatElementType(bcast.getInput().getType(), elt),
+                       bcast.getInput());
     auto empty = bcast.getInit().template getDefiningOp<tensor::EmptyOp>();
     Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), op.getType(),
                                          empty.getDynamicSizes());
-    auto newBcast = linalg::BroadcastOp::create(
-        rewriter, bcast.getLoc(), input, init, bcast.getDimensions());
+    auto newBcast = linalg::BroadcastOp::create(rewriter, bcast.getLoc(), input,
+                                                init, bcast.getDimensions());
     rewriter.replaceOp(op, newBcast->getResults());
     // The old broadcast, its init and what fed only it (an extf).
     eraseDeadChain(rewriter, bcast->getResult(0));
@@ -236,8 +233,7 @@ struct CastBeforeBroadcast : OpRewritePattern<CastOp> {
   }
 };
 
-template <typename CastOp>
-struct CastBeforePad : OpRewritePattern<CastOp> {
+template <typename CastOp> struct CastBeforePad : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
@@ -254,10 +250,9 @@ struct CastBeforePad : OpRewritePattern<CastOp> {
       return rewriter.notifyMatchFailure(op, "padding is not a float");
     Value source = CastOp::create(
         rewriter, op.getLoc(),
-        withFloatElementType(pad.getSource().getType(), elt),
-        pad.getSource());
-    Value newPadValue = arith::ConstantOp::create(
-        rewriter, op.getLoc(), elt, cast<TypedAttr>(rounded));
+        withFloatElementType(pad.getSource().getType(), elt), pad.getSource());
+    Value newPadValue = arith::ConstantOp::create(rewriter, op.getLoc(), elt,
+                                                  cast<TypedAttr>(rounded));
     auto newPad = tensor::PadOp::create(
         rewriter, pad.getLoc(), cast<RankedTensorType>(op.getType()), source,
         pad.getMixedLowPad(), pad.getMixedHighPad(), newPadValue,
@@ -283,8 +278,8 @@ struct FoldCastPairAroundMove : OpRewritePattern<arith::TruncFOp> {
     if (!ext || getElementTypeOrSelf(ext.getIn().getType()) != elt)
       return rewriter.notifyMatchFailure(trunc, "no exact extf round trip");
     rewriter.setInsertionPoint(trunc);
-    Operation *newMove = cloneMoveOf(rewriter, move, ext.getIn(),
-                                     trunc.getType());
+    Operation *newMove =
+        cloneMoveOf(rewriter, move, ext.getIn(), trunc.getType());
     rewriter.replaceOp(trunc, newMove->getResults());
     eraseDeadChain(rewriter, move->getResult(0));
     return success();
@@ -343,15 +338,14 @@ struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
 
 void mlir::amp::populateAmpCastFoldingPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<FoldExtOfExt, FoldCastOfConstant<arith::ExtFOp>,
-               FoldCastOfConstant<arith::TruncFOp>,
-               MergeIdenticalCasts<arith::ExtFOp>,
-               MergeIdenticalCasts<arith::TruncFOp>,
-               CastAfterSlice<arith::ExtFOp>, CastAfterSlice<arith::TruncFOp>,
-               CastBeforeBroadcast<arith::ExtFOp>,
-               CastBeforeBroadcast<arith::TruncFOp>,
-               CastBeforePad<arith::ExtFOp>, CastBeforePad<arith::TruncFOp>,
-               FoldCastPairAroundMove, ComputeLowWhenExact>(ctx);
+  patterns.add<
+      FoldExtOfExt, FoldCastOfConstant<arith::ExtFOp>,
+      FoldCastOfConstant<arith::TruncFOp>, MergeIdenticalCasts<arith::ExtFOp>,
+      MergeIdenticalCasts<arith::TruncFOp>, CastAfterSlice<arith::ExtFOp>,
+      CastAfterSlice<arith::TruncFOp>, CastBeforeBroadcast<arith::ExtFOp>,
+      CastBeforeBroadcast<arith::TruncFOp>, CastBeforePad<arith::ExtFOp>,
+      CastBeforePad<arith::TruncFOp>, FoldCastPairAroundMove,
+      ComputeLowWhenExact>(ctx);
 }
 
 /// True if some pattern (or the upstream folder) can apply to `cast`: the
@@ -361,8 +355,8 @@ static bool mayFold(Operation *cast) {
     return true;
   Value source = cast->getOperand(0);
   if (Operation *def = source.getDefiningOp()) {
-    if (isa<arith::ExtFOp, arith::TruncFOp, linalg::BroadcastOp,
-            tensor::PadOp>(def) ||
+    if (isa<arith::ExtFOp, arith::TruncFOp, linalg::BroadcastOp, tensor::PadOp>(
+            def) ||
         def->hasTrait<OpTrait::ConstantLike>() ||
         isElementPreservingMove(def) || isLinalgMove(def) ||
         (isa<arith::TruncFOp>(cast) &&
@@ -411,7 +405,6 @@ struct CastFoldingCanonicalization
 };
 } // namespace
 
-void mlir::amp::registerCastFoldingCanonicalization(
-    DialectRegistry &registry) {
+void mlir::amp::registerCastFoldingCanonicalization(DialectRegistry &registry) {
   registry.addExtensions<CastFoldingCanonicalization>();
 }

@@ -1,4 +1,9 @@
 //===- FoldCasts.cpp - The amp-fold-casts pass ----------------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/CastFolding.h"
 #include "amp/Transforms/Passes.h"

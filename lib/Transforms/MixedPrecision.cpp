@@ -123,9 +123,8 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
   if (!target.empty()) {
     std::optional<TargetName> name = parseTargetName(target);
     if (!name)
-      return emitError(loc) << "mixed-precision: unsupported target '"
-                            << target << "'; expected "
-                            << getTargetNamesHelp();
+      return emitError(loc) << "mixed-precision: unsupported target '" << target
+                            << "'; expected " << getTargetNamesHelp();
     options.defaultTarget = buildTargetAttr(ctx, *name);
   }
   options.bruteForceLimit = std::min<unsigned>(checkOptimality, 20);
@@ -140,13 +139,12 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
   // but not loaded has no ops in the input to match.)
   for (const std::string &name : table->listedOpNames()) {
     StringRef dialect = StringRef(name).split('.').first;
-    bool known =
-        ctx->getLoadedDialect(dialect)
-            ? RegisteredOperationName::lookup(name, ctx).has_value()
-            : llvm::is_contained(ctx->getAvailableDialects(), dialect);
+    bool known = ctx->getLoadedDialect(dialect)
+                     ? RegisteredOperationName::lookup(name, ctx).has_value()
+                     : llvm::is_contained(ctx->getAvailableDialects(), dialect);
     if (!known)
-      emitWarning(loc) << "mixed-precision: no registered op is named '"
-                       << name << "' (listed in allow/follow/never)";
+      emitWarning(loc) << "mixed-precision: no registered op is named '" << name
+                       << "' (listed in allow/follow/never)";
   }
   if (!policyFile.empty()) {
     std::string error;
@@ -229,8 +227,8 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
   std::string error;
   auto out = openOutputFile(reportFile, &error);
   if (!out) {
-    getOperation()->emitError() << "mixed-precision: cannot write report: "
-                                << error;
+    getOperation()->emitError()
+        << "mixed-precision: cannot write report: " << error;
     return signalPassFailure();
   }
   out->os() << text;
@@ -249,8 +247,8 @@ void MixedPrecision::runOnOperation() {
   // the pass erases what it leaves dead, so that a second run, which sees
   // none of them, decides the same.
   eraseDeadOps(root);
-  bool changeSignatures = !isa<FunctionOpInterface>(root) &&
-                          root->hasTrait<OpTrait::SymbolTable>();
+  bool changeSignatures =
+      !isa<FunctionOpInterface>(root) && root->hasTrait<OpTrait::SymbolTable>();
   FailureOr<PrecisionAssignment> assignment =
       PrecisionAssignment::analyze(root, options, changeSignatures);
   if (failed(assignment))
@@ -264,8 +262,7 @@ void MixedPrecision::runOnOperation() {
   SmallVector<ReportEntry> entries;
   if (reports)
     for (Operation *op : assignment->getOps())
-      entries.push_back(
-          {op, op->getName().getStringRef().str(), op->getLoc()});
+      entries.push_back({op, op->getName().getStringRef().str(), op->getLoc()});
 
   int64_t castsBefore = countCasts(root).casts;
   PrecisionRewriteStats stats;
@@ -296,7 +293,6 @@ void MixedPrecision::runOnOperation() {
                        << stats.wideAccumulatorOps
                        << " ops with a wide accumulator, "
                        << std::max<int64_t>(stats.castsInserted, 0)
-                       << " casts inserted (" << stats.castBytes
-                       << " bytes), " << stats.constantBytesSaved
-                       << " constant bytes saved";
+                       << " casts inserted (" << stats.castBytes << " bytes), "
+                       << stats.constantBytesSaved << " constant bytes saved";
 }

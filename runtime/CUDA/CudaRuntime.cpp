@@ -1,5 +1,8 @@
 //===- CudaRuntime.cpp - amp's CUDA runtime for JIT-compiled programs -----===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // libamp_cuda_runtime.so: the mgpu* functions that the host code of
 // amp-lower-to-nvvm calls (module loading, kernel launch, streams, events,
 // memory), implemented on the CUDA driver API. The driver is opened with

@@ -1,5 +1,8 @@
 //===- VulkanRuntime.cpp - amp's Vulkan compute runtime -------------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One Vulkan device per process, chosen once (a discrete GPU first, then
 // integrated, virtual and CPU devices such as Mesa's lavapipe; the
 // AMP_VULKAN_DEVICE environment variable picks a device by name). Every
@@ -252,11 +255,12 @@ std::unique_ptr<Device> Device::create(std::string &error) {
       error = "no Vulkan device";
     else if (wanted && *wanted)
       error = std::string("no Vulkan device matching AMP_VULKAN_DEVICE='") +
-              wanted + "' with Vulkan 1.1 and a compute queue (devices: " +
-              seen + ")";
+              wanted +
+              "' with Vulkan 1.1 and a compute queue (devices: " + seen + ")";
     else
       error = "no Vulkan device with Vulkan 1.1 and a compute queue "
-              "(devices: " + seen + ")";
+              "(devices: " +
+              seen + ")";
     vkDestroyInstance(device->instance, nullptr);
     return nullptr;
   }
@@ -413,7 +417,8 @@ void Device::checkSupports(const SPIRVModuleInfo &info,
                            const std::string &kernel) {
   // SPIR-V versions by Vulkan version: 1.0 -> 1.0, 1.1 -> 1.3, 1.2 -> 1.5,
   // 1.3 -> 1.6.
-  uint32_t major = (info.version >> 16) & 0xff, minor = (info.version >> 8) & 0xff;
+  uint32_t major = (info.version >> 16) & 0xff,
+           minor = (info.version >> 8) & 0xff;
   uint32_t vkMinor = VK_API_VERSION_MINOR(properties.apiVersion);
   uint32_t maxMinor = vkMinor >= 3 ? 6 : vkMinor == 2 ? 5 : 3;
   if (major != 1 || minor > maxMinor)
@@ -570,14 +575,15 @@ const Pipeline &Module::getPipeline(Device &device, const std::string &entry,
         "vkCreatePipelineLayout");
   VkComputePipelineCreateInfo pipelineInfo{
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pipelineInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipelineInfo.stage.sType =
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipelineInfo.stage.module = shader;
   pipelineInfo.stage.pName = entry.c_str();
   pipelineInfo.layout = pipeline.layout;
-  if (VkResult r = vkCreateComputePipelines(device.device, VK_NULL_HANDLE, 1,
-                                            &pipelineInfo, nullptr,
-                                            &pipeline.pipeline);
+  if (VkResult r =
+          vkCreateComputePipelines(device.device, VK_NULL_HANDLE, 1,
+                                   &pipelineInfo, nullptr, &pipeline.pipeline);
       r != VK_SUCCESS)
     fail("cannot create the compute pipeline of kernel '" + entry + "' on " +
          device.describe() + ": " + resultString(r));
@@ -747,8 +753,7 @@ void Module::launch(Kernel &kernel, const uint32_t grid[3],
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cmd;
   check(vkResetFences(device.device, 1, &device.fence), "vkResetFences");
-  check(vkQueueSubmit(device.queue, 1, &submit, device.fence),
-        "vkQueueSubmit");
+  check(vkQueueSubmit(device.queue, 1, &submit, device.fence), "vkQueueSubmit");
   check(vkWaitForFences(device.device, 1, &device.fence, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
 

@@ -1,5 +1,8 @@
 //===- VulkanRuntime.h - amp's Vulkan compute runtime -----------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Runs the SPIR-V kernels that amp-lower-to-vulkan embeds in gpu.binary ops.
 // Host code made by gpu-to-llvm (bare pointers, interspersed sizes) calls the
 // `mgpu*` functions of VulkanRuntimeWrappers.cpp, which use the classes here.

@@ -1,5 +1,8 @@
 //===- VulkanRuntimeWrappers.cpp - mgpu* functions over Vulkan ------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The C functions that host code lowered by gpu-to-llvm calls, implemented
 // with amp's Vulkan runtime. The calling convention is the one
 // amp-lower-to-vulkan selects: kernels get bare pointers with interspersed
@@ -49,14 +52,11 @@ AMP_VULKAN_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   return static_cast<Module *>(module)->getKernel(name);
 }
 
-AMP_VULKAN_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                        intptr_t gridY, intptr_t gridZ,
-                                        intptr_t /*blockX*/,
-                                        intptr_t /*blockY*/,
-                                        intptr_t /*blockZ*/,
-                                        int32_t sharedMemBytes,
-                                        void * /*stream*/, void **params,
-                                        void **extra, size_t paramsCount) {
+AMP_VULKAN_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t /*blockX*/, intptr_t /*blockY*/, intptr_t /*blockZ*/,
+                 int32_t sharedMemBytes, void * /*stream*/, void **params,
+                 void **extra, size_t paramsCount) {
   auto *kernel = static_cast<Kernel *>(function);
   if (!kernel)
     fail("mgpuLaunchKernel called without a kernel");
@@ -78,8 +78,7 @@ AMP_VULKAN_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
                        *static_cast<size_t *>(params[i + 1])});
   for (intptr_t g : {gridX, gridY, gridZ})
     if (g <= 0 || g > UINT32_MAX)
-      fail("kernel '" + kernel->name + "': bad grid size " +
-           std::to_string(g));
+      fail("kernel '" + kernel->name + "': bad grid size " + std::to_string(g));
   uint32_t grid[3] = {static_cast<uint32_t>(gridX),
                       static_cast<uint32_t>(gridY),
                       static_cast<uint32_t>(gridZ)};
@@ -110,8 +109,8 @@ AMP_VULKAN_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
                                   void * /*stream*/) {
   std::memmove(dst, src, bytes);
 }
-AMP_VULKAN_EXPORT void mgpuMemset32(void *dst, unsigned int value,
-                                    size_t count, void * /*stream*/) {
+AMP_VULKAN_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                                    void * /*stream*/) {
   auto *p = static_cast<unsigned int *>(dst);
   for (size_t i = 0; i < count; ++i)
     p[i] = value;

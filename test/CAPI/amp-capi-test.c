@@ -1,4 +1,5 @@
 /*===- amp-capi-test.c - Test of amp's C API ------------------------------===*/
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * amp's C API, used from C: a context parses MLIR text, runs mixed-precision
  * (on the module and nested on functions), prints the result, and hands back

@@ -1,10 +1,15 @@
 //===- TestConvertOps.cpp - Convert each op on its own --------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
+#include "amp/Analysis/BufferRoles.h"
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
-#include "amp/Analysis/BufferRoles.h"
 #include "amp/Interfaces/ExternalModels.h"
-#include "TestPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -42,9 +47,8 @@ bool hasFloatData(Operation *op) {
 /// break the types they tie together.
 bool isCarrier(Operation *op) {
   return isa<FunctionOpInterface, CallOpInterface, RegionBranchOpInterface,
-             BranchOpInterface,
-             RegionBranchTerminatorOpInterface, arith::ExtFOp,
-             arith::TruncFOp>(op) ||
+             BranchOpInterface, RegionBranchTerminatorOpInterface,
+             arith::ExtFOp, arith::TruncFOp>(op) ||
          op->hasTrait<OpTrait::IsTerminator>() ||
          op->hasTrait<OpTrait::SymbolTable>();
 }
@@ -79,8 +83,7 @@ struct TestConvertOps : amp::impl::TestConvertOpsBase<TestConvertOps> {
           (buffers || getBufferRole(op) != BufferRole::Compute) &&
           (all || getCategory(op, lowType).category != Policy::Never))
         candidates.push_back(op);
-      return op->getNumRegions() ? WalkResult::skip()
-                                 : WalkResult::advance();
+      return op->getNumRegions() ? WalkResult::skip() : WalkResult::advance();
     });
 
     IRRewriter rewriter(ctx);
@@ -97,7 +100,8 @@ struct TestConvertOps : amp::impl::TestConvertOpsBase<TestConvertOps> {
       rewriter.setInsertionPointAfter(newOp);
       SmallVector<Value> replacements;
       for (auto [result, oldType] : llvm::zip(newOp->getResults(), oldTypes)) {
-        Value back = createFloatCast(rewriter, newOp->getLoc(), result, oldType);
+        Value back =
+            createFloatCast(rewriter, newOp->getLoc(), result, oldType);
         if (!back) {
           newOp->emitError() << "amp: cannot cast result of type "
                              << result.getType() << " back to " << oldType;

@@ -1,4 +1,9 @@
 //===- TestCountCastKernels.cpp - Count kernels that only cast ------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "TestPasses.h"
 #include "amp/Backend/Common/FuseElementwise.h"

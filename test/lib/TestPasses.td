@@ -1,4 +1,9 @@
 //===- TestPasses.td - Passes that expose amp's models to tests -*- tablegen -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TEST_TESTPASSES_TD
 #define AMP_TEST_TESTPASSES_TD

@@ -1,10 +1,15 @@
 //===- TestPrintPolicy.cpp - Print what the models report -----------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/AmpOpInterface.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Target/TargetCapabilities.h"
-#include "TestPasses.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,7 +40,8 @@ void printIndices(raw_ostream &os, unsigned count,
 void printPolicyLine(raw_ostream &os, Operation *op, FloatType lowType) {
   CategoryInfo info = getCategory(op, lowType);
   os << op->getName();
-  if (auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+  if (auto name =
+          op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
     os << " @" << name.getValue();
   os << " " << stringifyPolicy(info.category) << " "
      << (hasAmpModel(op) ? "model" : "traits") << " acc=";

@@ -1,5 +1,8 @@
 //===- amp-plugin.cpp - amp as a plugin for mlir-opt ----------------------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   mlir-opt --load-dialect-plugin=amp-plugin.so  (parses #amp attributes)
 //   mlir-opt --load-pass-plugin=amp-plugin.so --pass-pipeline='...'
 //

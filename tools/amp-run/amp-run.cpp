@@ -1,5 +1,8 @@
 //===- amp-run.cpp - Run a function of an MLIR file on a backend ----------===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // amp-run FILE.mlir --entry=NAME [--backend=cpu|vulkan|cuda]
 //         [--input=a.npy ... [--cast-inputs] | --seed=N] [--save-inputs=DIR]
 //         [--output=r.npy ...] [--repeat=N]

@@ -1,5 +1,8 @@
 //===- MinCut.h - s-t minimum cut for binary labelling ----------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A small max-flow / min-cut solver (Dinic's algorithm) used to place casts
 // optimally: a binary labelling whose pairwise costs are submodular is
 // solved exactly by one minimum cut.

@@ -1,4 +1,8 @@
-//===- Policy.h - User precision policy: options and policy files -*- C++ -*-===//
+//===- Policy.h - User precision policy: options and policy files -*- C++
+//-*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What a user states outside the IR about which ops run in low precision:
 // op-name lists given as pass options, and rules read from a policy file
@@ -50,7 +54,8 @@ public:
 
   /// The policy the options or the file state for `op`, with a description
   /// of where it came from ("option never=math.exp", "file.json:3:5").
-  std::optional<std::pair<Policy, std::string>> lookupPolicy(Operation *op) const;
+  std::optional<std::pair<Policy, std::string>>
+  lookupPolicy(Operation *op) const;
   /// The accumulation mode the file states for `op`.
   std::optional<AccumulateMode> lookupAccumulate(Operation *op) const;
 

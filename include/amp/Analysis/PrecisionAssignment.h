@@ -1,5 +1,8 @@
 //===- PrecisionAssignment.h - Who runs in which precision ------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The whole-program analysis of the mixed-precision pass: before anything is
 // rewritten, it decides for every op whether it computes in the low type, in
 // f32, or reads low inputs into an f32 accumulator, and for every f32 value

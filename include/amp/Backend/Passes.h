@@ -1,5 +1,8 @@
 //===- Passes.h - Every lowering pass of amp's backends --------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The backends lower what mixed-precision produces; they are not part of
 // deciding precision and link nothing the core needs.
 //

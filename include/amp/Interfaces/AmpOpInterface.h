@@ -1,5 +1,8 @@
 //===- AmpOpInterface.h - The contract between ops and amp ------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // AmpOpInterface and the query functions amp uses for every op, with or
 // without a model: for an op that does not implement the interface they
 // answer from its traits.
@@ -90,9 +93,8 @@ std::optional<AccumulationInfo> getAccumulation(Operation *op);
 bool isDataOperand(Operation *op, unsigned index);
 bool isDataResult(Operation *op, unsigned index);
 bool canComputeIn(Operation *op, FloatType type, Attribute target);
-FailureOr<Operation *> convertToPrecision(RewriterBase &rewriter,
-                                          Operation *op, FloatType lowType,
-                                          FloatType accType);
+FailureOr<Operation *> convertToPrecision(RewriterBase &rewriter, Operation *op,
+                                          FloatType lowType, FloatType accType);
 
 //===----------------------------------------------------------------------===//
 // Helpers for models
@@ -130,10 +132,11 @@ FailureOr<Attribute> convertFloatAttr(Attribute attr, FloatType elementType);
 /// Converts `op` by retyping, as the default does, but with data operands
 /// and results chosen by the caller (used by models that know which ones
 /// are data or accumulators).
-FailureOr<Operation *>
-convertByRetypingWith(RewriterBase &rewriter, Operation *op,
-                      ArrayRef<Type> operandTypes, ArrayRef<Type> resultTypes,
-                      FloatType blockArgType);
+FailureOr<Operation *> convertByRetypingWith(RewriterBase &rewriter,
+                                             Operation *op,
+                                             ArrayRef<Type> operandTypes,
+                                             ArrayRef<Type> resultTypes,
+                                             FloatType blockArgType);
 
 /// Retypes every op in `block` (not the terminator) to compute in `type`
 /// and casts the terminator's float operands to `yieldTypes` where they

@@ -1,4 +1,9 @@
 //===- AmpOpInterface.td - The contract between ops and amp -*- tablegen -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_INTERFACES_AMPOPINTERFACE_TD
 #define AMP_INTERFACES_AMPOPINTERFACE_TD

@@ -1,5 +1,8 @@
 //===- BufferCopies.h - Running ops on converted buffer copies --*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A memref is a reference to storage that other values may alias and that
 // ops write in place, so it cannot be cast like a tensor: a buffer's element
 // type is the type of its storage, shared by every view of it. amp converts

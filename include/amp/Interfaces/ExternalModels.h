@@ -1,4 +1,8 @@
-//===- ExternalModels.h - AmpOpInterface models for upstream dialects -*- C++ -*-===//
+//===- ExternalModels.h - AmpOpInterface models for upstream dialects -*- C++
+//-*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // One registration function per upstream dialect; each attaches the
 // AmpOpInterface models of that dialect's ops when the dialect is loaded.

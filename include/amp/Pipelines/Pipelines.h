@@ -1,5 +1,8 @@
 //===- Pipelines.h - amp's lowering pipelines -------------------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Named pipelines that take the output of mixed-precision (linalg, tosa,
 // tensor, arith, math, scf, func) to a target.
 //
@@ -27,7 +30,8 @@ void buildAmpLowerToLLVMPipeline(OpPassManager &pm);
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),
+      *this, "chip",
+      llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
@@ -41,9 +45,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 };
 
 /// Checks `options`: a chip `sm_<N>` with N >= 20 and a known format.
-LogicalResult verifyLowerToNVVMOptions(
-    const LowerToNVVMOptions &options,
-    function_ref<LogicalResult(const Twine &)> emitError);
+LogicalResult
+verifyLowerToNVVMOptions(const LowerToNVVMOptions &options,
+                         function_ref<LogicalResult(const Twine &)> emitError);
 
 /// NVIDIA GPUs: the kernels above on buffers, parallel loops mapped to GPU
 /// blocks and threads, kernels outlined, and the GPU dialect lowered to NVVM,

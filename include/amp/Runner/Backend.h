@@ -1,5 +1,8 @@
 //===- Backend.h - Where amp-run runs a program -----------------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Each backend is a row of one table: the registered amp pipeline that
 // lowers the tensor-level program, and the runtime shared library (next to
 // amp-run, in ../lib) that provides the mgpu* functions the lowered host

@@ -1,5 +1,8 @@
 //===- Comparison.h - Results against a reference ---------------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Element-wise comparison of a result with a reference array, in f64 after
 // widening f16/bf16 (so a bf16 result compares directly with an f32
 // reference). An element is out of tolerance when

@@ -1,5 +1,8 @@
 //===- ElementType.h - Element types amp-run exchanges ----------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The element types amp-run reads, writes, generates and compares: the
 // floating-point types mixed precision produces (f16, bf16) next to f32 and
 // f64, and the integers a program typically takes (i32, i64, index).

@@ -1,5 +1,8 @@
 //===- EntrySignature.h - What the entry function exchanges -----*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The arguments and results of the function amp-run invokes, read from its
 // tensor-level signature before lowering: ranked tensors (or identity-layout
 // memrefs) and scalars of the element kinds amp-run supports. After

@@ -1,5 +1,8 @@
 //===- Executable.h - The lowered program, JIT-compiled ---------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Wraps mlir::ExecutionEngine around an LLVM-dialect module and calls its
 // entry function through the packed wrapper the engine generates
 // (`_mlir_<name>(void **)`): every argument of the lowered function gets a

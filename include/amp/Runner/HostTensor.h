@@ -1,5 +1,8 @@
 //===- HostTensor.h - Arrays amp-run passes in and gets back ----*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A dense, row-major array in host memory with an element kind and a shape;
 // rank 0 holds a scalar. It is what .npy files are read into, what inputs
 // are generated as, and what results are copied out to.
@@ -40,7 +43,8 @@ public:
   void setFromDouble(int64_t index, double value);
 
   /// A copy with elements of `kind`, each converted as setFromDouble does
-  /// (floats rounded to nearest even; f64 data to f16 or bf16 is rounded twice, through f32).
+  /// (floats rounded to nearest even; f64 data to f16 or bf16 is rounded twice,
+  /// through f32).
   HostTensor convertTo(ElementKind kind) const;
 
   /// "4x8xf16", or "f16" for rank 0.

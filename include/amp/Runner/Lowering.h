@@ -1,5 +1,8 @@
 //===- Lowering.h - From the tensor-level file to the JIT -------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // amp-run lowers the program it is given itself, with the backend's
 // registered amp pipeline, after making the entry function callable from
 // outside: public, and with read-only tensor arguments (so that running it

@@ -1,5 +1,8 @@
 //===- Npy.h - NumPy .npy files ---------------------------------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Reads and writes version 1-3 .npy files in C order and little-endian byte
 // order. dtypes: '<f2' (f16), '<f4' (f32), '<f8' (f64), '<i4' (i32), '<i8'
 // (i64), and bf16 as its 16-bit words: written as '<u2', read from '<u2' or

@@ -1,5 +1,8 @@
 //===- RandomInputs.h - Seeded inputs for the entry function ----*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Deterministic inputs when no .npy is given: floats uniform in [-1, 1)
 // (rounded to the argument's type), integers uniform in [0, 16). Each
 // argument has its own stream derived from the seed and its position, so

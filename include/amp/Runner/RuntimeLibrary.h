@@ -1,5 +1,8 @@
 //===- RuntimeLibrary.h - A backend's runtime shared library ----*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A GPU backend's lowered host code calls mgpu* functions (module load,
 // kernel launch, streams), which its runtime library provides. Besides
 // those, an amp runtime library may export these C functions, which amp-run

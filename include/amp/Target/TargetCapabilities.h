@@ -1,4 +1,5 @@
-//===- TargetCapabilities.h - What a target can do in low precision -*- C++ -*-===//
+//===- TargetCapabilities.h - What a target can do in low precision -*- C++
+//-*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

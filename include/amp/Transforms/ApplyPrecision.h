@@ -1,4 +1,8 @@
-//===- ApplyPrecision.h - Rewrite a program to its assigned precision -*- C++ -*-===//
+//===- ApplyPrecision.h - Rewrite a program to its assigned precision -*- C++
+//-*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The rewrite half of mixed precision: given a PrecisionAssignment, changes
 // the types of values and ops and places the casts. Public so that other

@@ -1,4 +1,9 @@
 //===- CastFolding.h - Exact cast folding patterns --------------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TRANSFORMS_CASTFOLDING_H
 #define AMP_TRANSFORMS_CASTFOLDING_H

@@ -1,4 +1,9 @@
 //===- Passes.h - amp's transformation passes -------------------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TRANSFORMS_PASSES_H
 #define AMP_TRANSFORMS_PASSES_H

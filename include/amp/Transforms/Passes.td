@@ -1,4 +1,9 @@
 //===- Passes.td - amp's transformation passes -------------*- tablegen -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TRANSFORMS_PASSES_TD
 #define AMP_TRANSFORMS_PASSES_TD

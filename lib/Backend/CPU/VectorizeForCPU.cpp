@@ -1,4 +1,9 @@
 //===- VectorizeForCPU.cpp - Vector-sized tiles of linalg ops -------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/CPU/VectorizeForCPU.h"
 #include "amp/Backend/CPU/Passes.h"
@@ -8,9 +13,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -82,8 +87,7 @@ static bool computesScalarOnly(linalg::LinalgOp op) {
 LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
                                    int64_t vectorSize) {
   if (!op.hasPureBufferSemantics() || accessesBooleans(op) ||
-      computesScalarOnly(op) ||
-      !linalg::hasVectorizationImpl(op) ||
+      computesScalarOnly(op) || !linalg::hasVectorizationImpl(op) ||
       failed(linalg::vectorizeOpPrecondition(op)))
     return failure();
   std::optional<std::pair<unsigned, int64_t>> vectorDim =

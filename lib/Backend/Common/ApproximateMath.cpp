@@ -1,4 +1,9 @@
 //===- ApproximateMath.cpp - Polynomial math functions --------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/Passes.h"
 
@@ -26,8 +31,8 @@ using namespace mlir;
 /// The functions upstream MLIR approximates in f32 without target-specific
 /// intrinsics (its rsqrt needs AVX2).
 static constexpr llvm::StringLiteral kKnownFunctions[] = {
-    "acos", "asin", "atan", "atan2", "cbrt", "cos",   "erf",  "erfc",
-    "exp",  "expm1", "log", "log1p", "log2", "sin",  "tanh"};
+    "acos", "asin",  "atan", "atan2", "cbrt", "cos", "erf", "erfc",
+    "exp",  "expm1", "log",  "log1p", "log2", "sin", "tanh"};
 
 /// The polynomial exp and log work on normal f32 numbers: exp flushes
 /// results below 2^-126 to zero, log takes a subnormal argument for 2^-126.
@@ -48,25 +53,23 @@ static void keepSubnormals(RewriterBase &rewriter, Operation *op, bool isExp) {
   };
   const double shift = 32 * std::log(2.0);
   Value scale = constant(isExp ? 0x1p-32 : 0x1p32);
-  Value outside = arith::CmpFOp::create(
-      rewriter, loc, arith::CmpFPredicate::OLT, x,
-      constant(isExp ? -87.0 : 0x1p-126));
-  Value moved = isExp ? arith::AddFOp::create(rewriter, loc, x,
-                                               constant(shift))
-                            .getResult()
-                      : arith::MulFOp::create(rewriter, loc, x, scale)
-                            .getResult();
+  Value outside =
+      arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x,
+                            constant(isExp ? -87.0 : 0x1p-126));
+  Value moved =
+      isExp
+          ? arith::AddFOp::create(rewriter, loc, x, constant(shift)).getResult()
+          : arith::MulFOp::create(rewriter, loc, x, scale).getResult();
   Value argument = arith::SelectOp::create(rewriter, loc, outside, moved, x);
   Operation *inner = rewriter.clone(*op);
   inner->setOperand(0, argument);
   Value value = inner->getResult(0);
-  Value back = isExp ? arith::MulFOp::create(rewriter, loc, value, scale)
-                           .getResult()
-                     : arith::SubFOp::create(rewriter, loc, value,
-                                             constant(shift))
-                           .getResult();
-  rewriter.replaceOp(op,
-                     arith::SelectOp::create(rewriter, loc, outside, back, value));
+  Value back =
+      isExp ? arith::MulFOp::create(rewriter, loc, value, scale).getResult()
+            : arith::SubFOp::create(rewriter, loc, value, constant(shift))
+                  .getResult();
+  rewriter.replaceOp(
+      op, arith::SelectOp::create(rewriter, loc, outside, back, value));
 }
 
 namespace {

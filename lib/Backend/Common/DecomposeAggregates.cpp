@@ -1,4 +1,9 @@
 //===- DecomposeAggregates.cpp - Decompose linalg.softmax and the like ----===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/Passes.h"
 

@@ -1,4 +1,9 @@
 //===- FuseElementwise.cpp - Elementwise fusion without recomputation -----===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/FuseElementwise.h"
 #include "amp/Backend/Common/Passes.h"

@@ -1,4 +1,9 @@
 //===- SplitCastsForFusion.cpp - One copy of a tensor cast per user -------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/Passes.h"
 

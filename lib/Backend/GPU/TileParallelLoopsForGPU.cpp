@@ -1,4 +1,9 @@
 //===- TileParallelLoopsForGPU.cpp - Workgroups of invocations ------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/GPU/Passes.h"
 
@@ -99,8 +104,7 @@ static void foldGrid(RewriterBase &rewriter, scf::ParallelOp grid,
           rewriter, loc,
           arith::MulIOp::create(rewriter, loc, k, constant(factor)),
           ivs[extra++]);
-    Value offset =
-        arith::MulIOp::create(rewriter, loc, k, grid.getStep()[d]);
+    Value offset = arith::MulIOp::create(rewriter, loc, k, grid.getStep()[d]);
     replacements.push_back(
         arith::AddIOp::create(rewriter, loc, grid.getLowerBound()[d], offset));
   }
@@ -130,14 +134,14 @@ struct TileParallelLoopsForGPU
     SmallVector<scf::ParallelOp> outermost;
     getOperation()->walk([&](scf::ParallelOp loop) {
       // Loops with reductions (results) are not mapped to threads.
-      if (!loop->getParentOfType<scf::ParallelOp>() && loop.getNumResults() == 0)
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          loop.getNumResults() == 0)
         outermost.push_back(loop);
     });
     for (scf::ParallelOp loop : outermost) {
       SmallVector<int64_t> tripCounts;
-      for (auto [lb, ub, step] :
-           llvm::zip(loop.getLowerBound(), loop.getUpperBound(),
-                     loop.getStep())) {
+      for (auto [lb, ub, step] : llvm::zip(
+               loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
         std::optional<int64_t> l = getConstantIntValue(lb),
                                u = getConstantIntValue(ub),
                                s = getConstantIntValue(step);
@@ -152,8 +156,8 @@ struct TileParallelLoopsForGPU
       if (llvm::any_of(sizes, [](int64_t s) { return s != 1; })) {
         // Constant inner bounds (guarded by an scf.if), which
         // convert-parallel-loops-to-gpu needs for the workgroup size.
-        grid = scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true)
-                   .first;
+        grid =
+            scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/true).first;
       }
       // The tiles divide the trip counts.
       SmallVector<int64_t> workgroups;

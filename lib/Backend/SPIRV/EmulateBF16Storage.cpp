@@ -1,5 +1,8 @@
 //===- EmulateBF16Storage.cpp - bf16 as i16 storage with f32 arithmetic ---===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // GPU kernels for targets without bf16 keep bf16 data in memory as i16 and
 // compute in f32. Three conversions, each over every gpu.module:
 //   1. bf16 arith and math ops to f32 with extf/truncf around them (upstream
@@ -117,8 +120,8 @@ struct TruncFPattern : OpConversionPattern<arith::TruncFOp> {
     Value rounded = arith::ShRUIOp::create(rewriter, loc, sum, c(16));
     // NaN: magnitude above infinity's bits; quiet bit set on the high half.
     Value magnitude = arith::AndIOp::create(rewriter, loc, bits, c(0x7fffffff));
-    Value isNaN = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
-                                        magnitude, c(0x7f800000));
+    Value isNaN = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, magnitude, c(0x7f800000));
     Value quiet = arith::OrIOp::create(rewriter, loc, high, c(0x40));
     Value result =
         arith::SelectOp::create(rewriter, loc, isNaN, quiet, rounded);
@@ -216,8 +219,8 @@ static LogicalResult computeInF32(Operation *root) {
   // Every float type but bf16 stays as it is (f16 math is supported).
   SetVector<Type> supported;
   root->walk([&](Operation *op) {
-    for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                           op->getResultTypes()))
+    for (Type t :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
       if (auto f = dyn_cast<FloatType>(getElementTypeOrSelf(t)))
         if (!isa<BFloat16Type>(f))
           supported.insert(f);
@@ -272,8 +275,8 @@ void EmulateBF16Storage::runOnOperation() {
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
     bool hasBF16 = false;
     gpuModule.walk([&](Operation *op) {
-      auto types = llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes());
+      auto types =
+          llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
       hasBF16 |= llvm::any_of(types, isBF16);
       if (auto func = dyn_cast<FunctionOpInterface>(op))
         hasBF16 |= llvm::any_of(func.getArgumentTypes(), isBF16);

@@ -1,4 +1,9 @@
 //===- ExpandFloorCeilDiv.cpp - Rounding divisions as plain ones ----------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/SPIRV/Passes.h"
 

@@ -1,4 +1,9 @@
 //===- NestSPIRVModules.cpp - Kernels' spirv.modules into gpu.modules -----===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Backend/SPIRV/Passes.h"
 
@@ -22,8 +27,7 @@ using namespace mlir;
 static constexpr StringLiteral kSPIRVModulePrefix = "__spv__";
 
 namespace {
-struct NestSPIRVModules
-    : amp::impl::NestSPIRVModulesBase<NestSPIRVModules> {
+struct NestSPIRVModules : amp::impl::NestSPIRVModulesBase<NestSPIRVModules> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -31,11 +35,10 @@ struct NestSPIRVModules
     for (auto spirvModule :
          llvm::make_early_inc_range(module.getOps<spirv::ModuleOp>())) {
       std::optional<StringRef> name = spirvModule.getName();
-      auto gpuModule =
-          name && name->starts_with(kSPIRVModulePrefix)
-              ? symbols.lookup<gpu::GPUModuleOp>(
-                    name->drop_front(kSPIRVModulePrefix.size()))
-              : gpu::GPUModuleOp();
+      auto gpuModule = name && name->starts_with(kSPIRVModulePrefix)
+                           ? symbols.lookup<gpu::GPUModuleOp>(
+                                 name->drop_front(kSPIRVModulePrefix.size()))
+                           : gpu::GPUModuleOp();
       if (!gpuModule) {
         spirvModule.emitError("no gpu.module to nest this spirv.module in "
                               "(expected the name @")
@@ -47,7 +50,8 @@ struct NestSPIRVModules
             << gpuModule.getName() << " already holds a spirv.module";
         return signalPassFailure();
       }
-      spirvModule->moveBefore(gpuModule.getBody(), gpuModule.getBody()->begin());
+      spirvModule->moveBefore(gpuModule.getBody(),
+                              gpuModule.getBody()->begin());
     }
   }
 };

@@ -1,4 +1,9 @@
 //===- AmpDialect.cpp - The amp dialect -----------------------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Dialect/Amp/Amp.h"
 
@@ -23,8 +28,7 @@ void AmpDialect::initialize() {
       >();
 }
 
-void AmpDialect::getCanonicalizationPatterns(
-    RewritePatternSet &results) const {
+void AmpDialect::getCanonicalizationPatterns(RewritePatternSet &results) const {
   for (PatternPopulator populate : canonicalizationPopulators)
     populate(results);
 }
@@ -127,8 +131,7 @@ LogicalResult
 PrecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       PolicyAttr policy, FloatType low, FloatType accumulate) {
   if (low && !isSupportedLowType(low))
-    return emitError() << "low-precision type must be f16 or bf16, got "
-                       << low;
+    return emitError() << "low-precision type must be f16 or bf16, got " << low;
   if (accumulate) {
     if (!isSupportedLowType(accumulate) && !accumulate.isF32() &&
         !accumulate.isF64())

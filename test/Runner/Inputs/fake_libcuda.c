@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A stand-in for libcuda.so.1 for cuda-fake-driver.mlir (not a test). It
  * runs no kernel. It hands out memory from malloc, keeps the PTX it is given
  * and, at each launch, checks that every pointer parameter of the kernel

@@ -1,4 +1,9 @@
 //===- VectorizeForCPU.h - Vector-sized tiles of linalg ops -----*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TRANSFORMS_VECTORIZEFORCPU_H
 #define AMP_TRANSFORMS_VECTORIZEFORCPU_H

@@ -1,4 +1,9 @@
 //===- FuseElementwise.h - Elementwise fusion without recomputation C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_TRANSFORMS_FUSEELEMENTWISE_H
 #define AMP_TRANSFORMS_FUSEELEMENTWISE_H

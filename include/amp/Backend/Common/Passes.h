@@ -1,4 +1,9 @@
 //===- Passes.h - Lowering passes for every backend -------------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_BACKEND_COMMON_PASSES_H
 #define AMP_BACKEND_COMMON_PASSES_H

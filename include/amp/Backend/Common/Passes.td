@@ -1,4 +1,9 @@
 //===- Passes.td - lowering passes every backend uses ------*- tablegen -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_BACKEND_COMMON_PASSES_TD
 #define AMP_BACKEND_COMMON_PASSES_TD

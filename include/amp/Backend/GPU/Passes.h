@@ -1,4 +1,10 @@
-//===- Passes.h - Lowering passes for GPU kernels (NVVM and SPIR-V) ---*- C++ -*-===//
+//===- Passes.h - Lowering passes for GPU kernels (NVVM and SPIR-V) ---*- C++
+//-*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_BACKEND_GPU_PASSES_H
 #define AMP_BACKEND_GPU_PASSES_H

@@ -1,5 +1,8 @@
 //===- Amp.h - The amp dialect ----------------------------------*- C++ -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The amp dialect: precision policy attributes (`amp.precision` on an op,
 // `amp.scope` on a region-holding op).
 //

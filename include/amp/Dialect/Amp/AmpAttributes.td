@@ -1,4 +1,9 @@
 //===- AmpAttributes.td - amp policy attributes ------------*- tablegen -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_DIALECT_AMP_AMPATTRIBUTES_TD
 #define AMP_DIALECT_AMP_AMPATTRIBUTES_TD

@@ -1,5 +1,8 @@
 //===- AmpBase.td - The amp dialect ------------------------*- tablegen -*-===//
 //
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The amp dialect carries precision policy in the IR: attributes a user puts
 // on an op, or on a region-holding op as a scope, to steer mixed precision.
 //
