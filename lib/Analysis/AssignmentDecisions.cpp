@@ -287,6 +287,16 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
       d.follows = false;
       d.reason = *blocker;
     }
+  // A rewrite the op's model would decline is known now, before placement:
+  // the rewrite never changes a decision the placement relied on.
+  if (d.mode != ComputeMode::F32)
+    if (std::optional<std::string> blocker =
+            getRewriteBlocker(op, d.lowType, d.accType)) {
+      d.mode = ComputeMode::F32;
+      d.follows = false;
+      d.reason = "its model declines the rewrite to ";
+      llvm::raw_string_ostream(d.reason) << d.lowType << ": " << *blocker;
+    }
 }
 
 /// A sum accumulated in f32 can exceed the low type's range (a global

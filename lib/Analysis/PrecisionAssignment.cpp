@@ -419,4 +419,8 @@ bool PrecisionAssignment::signatureChanges(Operation *function) const {
 
 ArrayRef<Operation *> PrecisionAssignment::getOps() const { return impl->ops; }
 
+ArrayRef<OpDecision> PrecisionAssignment::getDecisions() const {
+  return impl->decisions;
+}
+
 Placement PrecisionAssignment::getPlacement() const { return impl->placement; }

@@ -348,6 +348,28 @@ static bool traitsAllowRetyping(Operation *op) {
          op->hasTrait<OpTrait::ReturnLike>();
 }
 
+std::optional<std::string>
+mlir::amp::detail::getRewriteBlockerFromTraits(Operation *op,
+                                               FloatType lowType,
+                                               bool hasModel) {
+  if (!hasModel && !traitsAllowRetyping(op))
+    return std::string(
+        "no amp model and no trait that keeps a retyped op valid");
+  for (NamedAttribute attr : op->getAttrs()) {
+    Attribute value = attr.getValue();
+    FloatType elt;
+    if (auto f = dyn_cast<FloatAttr>(value))
+      elt = dyn_cast<FloatType>(f.getType());
+    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
+      elt = dyn_cast<FloatType>(d.getElementType());
+    if (elt && elt.isF32() && failed(convertFloatAttr(value, lowType)))
+      return ("attribute '" + attr.getName().getValue() + "' overflows " +
+              (lowType.isF16() ? "f16" : "bf16"))
+          .str();
+  }
+  return std::nullopt;
+}
+
 FailureOr<Operation *>
 mlir::amp::detail::convertByRetyping(RewriterBase &rewriter, Operation *op,
                                      FloatType lowType, FloatType accType) {
@@ -569,6 +591,14 @@ bool mlir::amp::canComputeIn(Operation *op, FloatType type, Attribute target) {
   if (auto iface = dyn_cast<AmpOpInterface>(op))
     return iface.canComputeIn(type, target);
   return amp::detail::canComputeFromTraits(op, type, target);
+}
+
+std::optional<std::string> mlir::amp::getRewriteBlocker(Operation *op,
+                                                       FloatType lowType,
+                                                       FloatType accType) {
+  if (auto iface = dyn_cast<AmpOpInterface>(op))
+    return iface.getRewriteBlocker(lowType, accType);
+  return detail::getRewriteBlockerFromTraits(op, lowType, /*hasModel=*/false);
 }
 
 FailureOr<Operation *> mlir::amp::convertToPrecision(RewriterBase &rewriter,

@@ -67,6 +67,10 @@ struct ArithFixedTypeModel
            amp::detail::isFloatData(op->getOperand(index).getType());
   }
   bool isDataResult(Operation *, unsigned) const { return false; }
+  std::optional<std::string> getRewriteBlocker(Operation *, FloatType,
+                                               FloatType) const {
+    return std::string("the op's float types are fixed by what it computes");
+  }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter, FloatType,
                                             FloatType) const {

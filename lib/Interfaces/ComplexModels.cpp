@@ -58,6 +58,14 @@ struct ComplexConstantModel
                     "constants take their users' precision and are "
                     "converted at compile time");
   }
+  std::optional<std::string> getRewriteBlocker(Operation *op,
+                                               FloatType lowType,
+                                               FloatType) const {
+    for (Attribute part : cast<complex::ConstantOp>(op).getValue())
+      if (failed(convertFloatAttr(part, lowType)))
+        return std::string("a part does not fit");
+    return std::nullopt;
+  }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter,
                                             FloatType lowType,

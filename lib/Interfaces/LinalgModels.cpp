@@ -279,6 +279,41 @@ void retypeBody(RewriterBase &rewriter, Block &body, ValueRange operands,
   }
 }
 
+/// Why convertLinalg would decline `op` (the same checks, made before
+/// anything is rewritten).
+std::optional<std::string> linalgRewriteBlocker(linalg::LinalgOp op,
+                                                FloatType lowType,
+                                                FloatType accType) {
+  bool onBuffers = op.hasPureBufferSemantics();
+  if (!onBuffers && !op.hasPureTensorSemantics())
+    return std::string("mixes tensors and buffers");
+  for (Value operand : op->getOperands())
+    if (isFloatBuffer(operand.getType()) &&
+        !isa<MemRefType>(operand.getType()))
+      return std::string("buffer operand cannot be copied");
+  FloatType computeType =
+      accumulatesLossily(op, lowType) ? accType : lowType;
+  Block *body = op.getBlock();
+  if (!body || canConvertBodyInPlace(*body, computeType))
+    return std::nullopt;
+  auto regionBuilder = op.getRegionBuilder();
+  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp,
+                            linalg::ReduceOp>(op.getOperation()))
+    return std::nullopt;
+  for (Operation &nested : body->without_terminator()) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(nested) ||
+        !(llvm::any_of(nested.getOperandTypes(), amp::detail::isFloatData) ||
+          llvm::any_of(nested.getResultTypes(), amp::detail::isFloatData)))
+      continue;
+    if (std::optional<std::string> blocker =
+            getRewriteBlocker(&nested, computeType, computeType))
+      return ("body cannot be converted: " +
+              nested.getName().getStringRef() + ": " + *blocker)
+          .str();
+  }
+  return std::nullopt;
+}
+
 FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
                                      RewriterBase &rewriter, FloatType lowType,
                                      FloatType accType) {
@@ -424,6 +459,11 @@ struct StructuredOpModel
             ? TargetOpKind::Arithmetic
             : TargetOpKind::Transcendental;
     return targetSupports(target, kind, type);
+  }
+  std::optional<std::string> getRewriteBlocker(Operation *op,
+                                               FloatType lowType,
+                                               FloatType accType) const {
+    return linalgRewriteBlocker(cast<linalg::LinalgOp>(op), lowType, accType);
   }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter,

@@ -106,6 +106,10 @@ struct BitcastModel : AmpOpInterface::ExternalModel<BitcastModel<OpT>, OpT> {
   }
   bool isDataOperand(Operation *, unsigned) const { return false; }
   bool isDataResult(Operation *, unsigned) const { return false; }
+  std::optional<std::string> getRewriteBlocker(Operation *, FloatType,
+                                               FloatType) const {
+    return std::string("a bitcast keeps its types");
+  }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter, FloatType,
                                             FloatType) const {

@@ -215,6 +215,13 @@ struct TosaModel : AmpOpInterface::ExternalModel<TosaModel<OpT>, OpT> {
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
     return targetSupports(target, tosaTargetKind(op), type);
   }
+  std::optional<std::string> getRewriteBlocker(Operation *op, FloatType,
+                                               FloatType) const {
+    if (isa<tosa::CastOp, tosa::CustomOp, tosa::VariableOp,
+            tosa::VariableReadOp, tosa::VariableWriteOp>(op))
+      return std::string("types are fixed");
+    return std::nullopt;
+  }
   FailureOr<Operation *> convertToPrecision(Operation *op,
                                             RewriterBase &rewriter,
                                             FloatType lowType,

@@ -34,7 +34,9 @@ public:
   PrecisionRewriter(Operation *root, PrecisionAssignment &assignment,
                     PrecisionRewriteStats &stats)
       : root(root), assignment(assignment), stats(stats),
-        rewriter(root->getContext()) {}
+        rewriter(root->getContext()) {
+    rewriter.setListener(&declines);
+  }
 
   void run();
 
@@ -61,6 +63,19 @@ private:
   Operation *root;
   PrecisionAssignment &assignment;
   PrecisionRewriteStats &stats;
+  /// Keeps the reason a model gives when it declines a rewrite
+  /// (notifyMatchFailure), for the op's decision and so its remark and
+  /// report entry.
+  struct DeclineReasons : RewriterBase::Listener {
+    void notifyMatchFailure(
+        Location loc,
+        function_ref<void(Diagnostic &)> reasonCallback) override {
+      Diagnostic diag(loc, DiagnosticSeverity::Remark);
+      reasonCallback(diag);
+      last = diag.str();
+    }
+    std::string last;
+  } declines;
   IRRewriter rewriter;
   DenseMap<std::pair<Value, Type>, Value> casts;
   DenseMap<Operation *, SmallVector<Type>> plannedOperands;
@@ -235,6 +250,7 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
                withFloatElementType(type, isAcc ? d.accType : d.lowType));
   }
   SmallVector<Type> oldTypes(op->getResultTypes());
+  declines.last.clear();
   FailureOr<Operation *> converted =
       convertToPrecision(rewriter, op, d.lowType, d.accType);
   if (failed(converted)) {
@@ -260,8 +276,13 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
     }
     keepF32(op);
     d.mode = ComputeMode::F32;
+    // The analysis asked getRewriteBlocker before placement; a model that
+    // declines anyway is inconsistent, and the op stays f32 all the same.
     d.reason = "its model declined the rewrite to ";
     llvm::raw_string_ostream(d.reason) << d.lowType;
+    if (!declines.last.empty())
+      d.reason += ": " + declines.last;
+    d.reason += " (not foreseen by its getRewriteBlocker)";
     stats.f32Ops++;
     return;
   }

@@ -61,9 +61,11 @@ std::string typeString(Type t) {
   return s;
 }
 
-/// What the report needs of an op, taken before the rewrite may erase it.
+/// What the report needs of an op, taken before the rewrite may erase it:
+/// its decision is found by its index among the analysed ops, never through
+/// the op.
 struct ReportEntry {
-  Operation *key;
+  unsigned index;
   std::string name;
   Location loc;
 };
@@ -160,7 +162,7 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
                             const PrecisionRewriteStats &stats) {
   if (explain)
     for (const ReportEntry &e : entries) {
-      const OpDecision *d = assignment.lookup(e.key);
+      const OpDecision *d = &assignment.getDecisions()[e.index];
       if (d->mode != ComputeMode::Low && d->mode != ComputeMode::F32 &&
           d->mode != ComputeMode::WideAccumulator)
         continue;
@@ -202,7 +204,7 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
     });
     json.attributeArray("ops", [&] {
       for (const ReportEntry &e : entries) {
-        const OpDecision *d = assignment.lookup(e.key);
+        const OpDecision *d = &assignment.getDecisions()[e.index];
         if (d->mode == ComputeMode::Untouched)
           continue;
         json.object([&] {
@@ -261,8 +263,9 @@ void MixedPrecision::runOnOperation() {
                  (ampDialect && ampDialect->getReportHandler());
   SmallVector<ReportEntry> entries;
   if (reports)
-    for (Operation *op : assignment->getOps())
-      entries.push_back({op, op->getName().getStringRef().str(), op->getLoc()});
+    for (auto [i, op] : llvm::enumerate(assignment->getOps()))
+      entries.push_back(
+          {unsigned(i), op->getName().getStringRef().str(), op->getLoc()});
 
   int64_t castsBefore = countCasts(root).casts;
   PrecisionRewriteStats stats;

@@ -103,6 +103,9 @@ public:
   bool signatureChanges(Operation *function) const;
   /// Visited ops in program order.
   ArrayRef<Operation *> getOps() const;
+  /// Their decisions, parallel to getOps() (valid after the rewrite, which
+  /// may erase the ops).
+  ArrayRef<OpDecision> getDecisions() const;
   /// The placement the assignment was made with.
   Placement getPlacement() const;
 

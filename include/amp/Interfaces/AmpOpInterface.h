@@ -70,6 +70,13 @@ bool canComputeFromTraits(Operation *op, FloatType type, Attribute target);
 /// say that retyping keeps them valid, and values a low type cannot hold.
 FailureOr<Operation *> convertByRetyping(RewriterBase &rewriter, Operation *op,
                                          FloatType lowType, FloatType accType);
+/// Why the generic retyping would decline `op`: a float attribute does not
+/// fit `lowType` or, for an op without a model, no trait keeps a retyped op
+/// valid (a model that keeps the default convertToPrecision on an op whose
+/// traits do not allow retyping overrides getRewriteBlocker).
+std::optional<std::string> getRewriteBlockerFromTraits(Operation *op,
+                                                       FloatType lowType,
+                                                       bool hasModel);
 } // namespace detail
 } // namespace amp
 } // namespace mlir
@@ -95,6 +102,9 @@ bool isDataResult(Operation *op, unsigned index);
 bool canComputeIn(Operation *op, FloatType type, Attribute target);
 FailureOr<Operation *> convertToPrecision(RewriterBase &rewriter, Operation *op,
                                           FloatType lowType, FloatType accType);
+/// Why the rewrite of `op` to `lowType` would be declined, if it would.
+std::optional<std::string> getRewriteBlocker(Operation *op, FloatType lowType,
+                                             FloatType accType);
 
 //===----------------------------------------------------------------------===//
 // Helpers for models

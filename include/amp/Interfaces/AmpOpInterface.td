@@ -78,6 +78,20 @@ def AmpOpInterface : OpInterface<"AmpOpInterface"> {
         return ::mlir::amp::detail::canComputeFromTraits($_op, type, target);
       }]>,
     InterfaceMethod<[{
+        Why `convertToPrecision(lowType, accType)` would decline, or
+        `std::nullopt` if it will rewrite the op. The analysis asks before
+        placing casts, so that the rewrite never changes a decision: an op
+        whose rewrite would be declined stays f32 from the start, with this
+        reason in its remark and report entry. A model that overrides
+        `convertToPrecision` with a way to fail overrides this too.
+      }],
+      "std::optional<std::string>", "getRewriteBlocker",
+      (ins "::mlir::FloatType":$lowType, "::mlir::FloatType":$accType), [{}],
+      [{
+        return ::mlir::amp::detail::getRewriteBlockerFromTraits(
+            $_op, lowType, /*hasModel=*/true);
+      }]>,
+    InterfaceMethod<[{
         Rewrites the op to compute in `lowType`, keeping its accumulators
         (see `getAccumulation`) in `accType`. Data operands whose type does
         not fit are cast with `arith.truncf`/`arith.extf` inserted before the
