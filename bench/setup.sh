@@ -24,7 +24,7 @@ command -v npm >/dev/null || PACKAGES+=(npm)
 amp_install_packages bench/setup.sh "${PACKAGES[@]}"
 
 # ONNX Runtime (CPU) as the reference the f32 imports are checked against.
-REF="$ROOT/python/amp/onnx/reference"
+REF="$ROOT/tools/onnx/ort"
 if [ -n "${AMP_BENCH_NO_ORT:-}" ]; then
   :
 elif [ -x "$ROOT/scripts/setup-reference.sh" ]; then

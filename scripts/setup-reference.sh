@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs ONNX Runtime for Node.js (onnxruntime-node, CPU provider) from the
-# npm registry into python/amp/onnx/reference/node_modules: the f32 reference
-# that `python3 -m amp.onnx.check` and the `onnxruntime` lit tests compare
+# npm registry into tools/onnx/ort/node_modules: the f32 reference
+# that `tools/onnx/check.py` and the `onnxruntime` lit tests compare
 # imported models with. Not part of scripts/setup.sh (it downloads ~60 MB).
 # Safe to run again.
 #
@@ -9,7 +9,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="$ROOT/python/amp/onnx/reference"
+DIR="$ROOT/tools/onnx/ort"
 
 if [ -d "$DIR/node_modules/onnxruntime-node" ]; then
   echo "setup-reference: onnxruntime-node already installed in $DIR/node_modules"

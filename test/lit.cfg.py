@@ -96,6 +96,6 @@ else:
 # ONNX Runtime (scripts/setup-reference.sh) as the reference for imported
 # ONNX models.
 if shutil.which("node") and os.path.isdir(os.path.join(
-        config.test_source_root, "..", "python", "amp", "onnx", "reference", "node_modules",
+        config.amp_src_root, "tools", "onnx", "ort", "node_modules",
         "onnxruntime-node")):
     config.available_features.add("onnxruntime")

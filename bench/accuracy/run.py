@@ -10,7 +10,7 @@ ONNX file with amp.onnx (f32), converts it, runs every version on the CPU
 f32 import:
 
   f32           the imported program as is (checked against ONNX Runtime when
-                python/amp/onnx/reference is installed)
+                tools/onnx/ort is installed)
   amp-f16       amp.convert(precision="f16"): the default policy, accumulators
   amp-bf16      in f32, optimal cast placement, f32 signature
   policy-f16    amp with the policy file bench/accuracy/elementwise-f32.yaml
@@ -56,6 +56,9 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "bench", "models", "digits"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "models", "ocr"))
+# tools/onnx/reference.py (ONNX Runtime); last, so that bench/accuracy's
+# runner.py is not shadowed by tools/onnx/runner.py.
+sys.path.append(os.path.join(ROOT, "tools", "onnx"))
 
 import flops  # noqa: E402
 import runner  # noqa: E402
@@ -285,7 +288,7 @@ def bench_model(model, variants, workdir, log):
                               "low_flops": 0.0, "casts": 0,
                               "weight_bytes": res["weight_bytes_f32"]}
     try:
-        from amp.onnx.reference import available, run_reference
+        from reference import available, run_reference
         if available():
             import onnx
             graph = onnx.load(onnx_path).graph

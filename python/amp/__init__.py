@@ -8,14 +8,17 @@
         print(op["op"], op["mode"], op["reason"])
     llvm = amp.lower(result, target="cpu")
 
-The package loads amp's C API library (libAmpCAPI.so: $AMP_CAPI_LIBRARY, else
-build/lib of this source tree) with ctypes. Failures raise AmpError with
-MLIR's diagnostics. `Context` and `Module` run any pass pipeline. See
-docs/Python.md.
+The package loads amp's C API library (libAmpCAPI.so) with ctypes, from
+$AMP_CAPI_LIBRARY, else the path recorded in amp/_library_path.txt, else an
+installed prefix's lib/, else build/lib of this source tree (`amp._capi`).
+Failures raise AmpError with MLIR's diagnostics; bad option values raise
+AmpOptionError (also a ValueError). `Context` and `Module` run any pass
+pipeline. See docs/Python.md.
 """
 
 from ._convert import ConvertResult, convert, lower
-from ._core import AmpError, Context, Diagnostic, Module, version
+from ._core import AmpError, AmpOptionError, Context, Diagnostic, Module, version
+from ._version import __version__
 
-__all__ = ["AmpError", "Context", "ConvertResult", "Diagnostic", "Module",
-           "convert", "lower", "version"]
+__all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
+           "Module", "__version__", "convert", "lower", "version"]

@@ -1,8 +1,20 @@
 """ctypes declarations of amp's C API (include/amp-c/Amp.h).
 
-The library is found through $AMP_CAPI_LIBRARY (the file, or the folder that
-holds it), then in build/lib of the source tree this package belongs to. It
-is loaded on first use, so that `import amp` works before amp is built.
+The library (libAmpCAPI.so) is looked for, in order:
+
+1. $AMP_CAPI_LIBRARY: the file, or the folder that holds it. When set, it
+   is the only place tried.
+2. The path recorded next to the package in amp/_library_path.txt (one
+   line: the file or its folder, relative paths from the package folder),
+   which an install step may write.
+3. For a package installed as <prefix>/lib/python3*/site-packages/amp (or
+   dist-packages): <prefix>/lib/libAmpCAPI.so (and lib64).
+4. Otherwise, build/lib of the source tree the package sits in
+   (<repo>/python/amp).
+5. The dynamic loader's own search (LD_LIBRARY_PATH, ldconfig).
+
+It is loaded on first use, so that `import amp` works before amp is built;
+a failure lists every place tried.
 """
 
 import ctypes
@@ -12,6 +24,11 @@ import threading
 
 _LIBRARY_NAME = {"darwin": "libAmpCAPI.dylib", "win32": "AmpCAPI.dll"}.get(
     sys.platform, "libAmpCAPI.so")
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+# The file an install step may write next to the package (see pyproject.toml).
+RECORDED_PATH_FILE = os.path.join(_PACKAGE_DIR, "_library_path.txt")
 
 
 class AmpDiagnostic(ctypes.Structure):
@@ -29,13 +46,67 @@ PRINT_DEBUG_INFO = 1
 PRINT_GENERIC_FORM = 2
 
 
-def library_path():
-    """Where libAmpCAPI is expected: $AMP_CAPI_LIBRARY, else build/lib."""
+def _as_file(path):
+    return os.path.join(path, _LIBRARY_NAME) if os.path.isdir(path) else path
+
+
+def _recorded():
+    """The path in amp/_library_path.txt, or None."""
+    try:
+        with open(RECORDED_PATH_FILE) as f:
+            line = f.read().strip()
+    except OSError:
+        return None
+    if not line:
+        return None
+    return _as_file(os.path.normpath(os.path.join(_PACKAGE_DIR, os.path.expanduser(line))))
+
+
+def _installed():
+    """Whether the package sits in a site-packages (or dist-packages) folder."""
+    return os.path.basename(os.path.dirname(_PACKAGE_DIR)) in ("site-packages",
+                                                                "dist-packages")
+
+
+def _prefix_candidates():
+    """<prefix>/lib/libAmpCAPI.so for <prefix>/lib/python3*/site-packages/amp."""
+    if not _installed():
+        return []
+    site = os.path.dirname(_PACKAGE_DIR)
+    libdir = os.path.dirname(os.path.dirname(site))       # <prefix>/lib
+    prefix = os.path.dirname(libdir)
+    found = [os.path.join(libdir, _LIBRARY_NAME)]
+    for name in ("lib", "lib64"):
+        path = os.path.join(prefix, name, _LIBRARY_NAME)
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def candidates():
+    """[(path, where it comes from)] in the order they are tried."""
     env = os.environ.get("AMP_CAPI_LIBRARY")
     if env:
-        return os.path.join(env, _LIBRARY_NAME) if os.path.isdir(env) else env
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(root, "build", "lib", _LIBRARY_NAME)
+        return [(_as_file(env), "$AMP_CAPI_LIBRARY")]
+    found = []
+    recorded = _recorded()
+    if recorded:
+        found.append((recorded, RECORDED_PATH_FILE))
+    found += [(p, "installed prefix") for p in _prefix_candidates()]
+    if not _installed():
+        repo = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+        found.append((os.path.join(repo, "build", "lib", _LIBRARY_NAME), "source tree"))
+    found.append((_LIBRARY_NAME, "the dynamic loader's search path"))
+    return found
+
+
+def library_path():
+    """The first candidate that exists (else the first one tried)."""
+    tried = candidates()
+    for path, _ in tried:
+        if os.path.exists(path):
+            return path
+    return tried[0][0]
 
 
 def _declare(lib):
@@ -72,20 +143,35 @@ _lock = threading.Lock()
 
 
 def lib():
-    """The loaded library; raises OSError (with the path) when it is missing."""
+    """The loaded library; raises OSError listing where it looked when it
+    cannot be loaded."""
     global _lib
     with _lock:
         if _lib is None:
-            path = library_path()
-            try:
-                # ctypes releases the GIL during calls: distinct contexts can
-                # work on distinct threads at once.
-                _lib = _declare(ctypes.CDLL(path))
-            except OSError as e:
-                raise OSError(f"cannot load amp's C API library {path!r}: {e}; "
-                              "build amp (scripts/setup.sh) or set "
-                              "$AMP_CAPI_LIBRARY") from e
+            _lib = _declare(_load())
         return _lib
+
+
+def _load():
+    tried = []
+    for path, origin in candidates():
+        bare = os.sep not in path
+        if not bare and not os.path.exists(path):
+            tried.append(f"{path} ({origin}: not found)")
+            continue
+        try:
+            # ctypes releases the GIL during calls: distinct contexts can
+            # work on distinct threads at once.
+            return ctypes.CDLL(path)
+        except OSError as e:
+            if not bare:
+                # A library that is there but does not load is not skipped.
+                raise OSError(f"cannot load amp's C API library {path!r} ({origin}): "
+                              f"{e}") from e
+            tried.append(f"{path} ({origin}: {e})")
+    raise OSError("cannot find amp's C API library " + _LIBRARY_NAME + "; looked in:\n  "
+                  + "\n  ".join(tried) + "\nbuild amp (scripts/setup.sh), set "
+                  "$AMP_CAPI_LIBRARY, or record the path in " + RECORDED_PATH_FILE)
 
 
 def take_string(ptr, length=None):

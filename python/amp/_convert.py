@@ -5,16 +5,21 @@ import os
 import re
 import tempfile
 
-from ._core import AmpError, Context
+from ._core import AmpError, AmpOptionError, Context
 
 # Option values that need no quoting in a textual pass pipeline.
 _PLAIN = re.compile(r"^[A-Za-z0-9_.+\-/:*]*$")
 
+# The same names as amp-run's --backend: "vulkan" is the whole program
+# (kernels serialised, host code calling amp's Vulkan runtime), as amp-run
+# runs it; "spirv" stops at the kernels.
 _LOWERINGS = {
     "cpu": "amp-lower-to-llvm",
-    "vulkan": "amp-lower-to-spirv",
+    "vulkan": "amp-lower-to-vulkan",
+    "spirv": "amp-lower-to-spirv",
     "nvvm": "amp-lower-to-nvvm",
 }
+_SM = re.compile(r"^sm_[0-9]+[af]?$")
 
 
 class ConvertResult:
@@ -41,20 +46,116 @@ def _option(name, value):
     value = str(value)
     if _PLAIN.match(value):
         return f"{name}={value}"
-    if '"' in value:
-        raise AmpError(f"invalid value for option '{name}': {value!r} "
-                       "(contains a double quote)")
+    if '"' in value or "}" in value:
+        raise AmpOptionError(f"invalid value for option '{name}': {value!r} "
+                             "(contains a double quote or a brace)")
     return f'{name}="{value}"'
 
 
 def _op_list(name, ops):
     if isinstance(ops, str):
         ops = [ops]
-    ops = list(ops)
+    try:
+        ops = list(ops)
+    except TypeError:
+        raise AmpOptionError(f"convert: {name} must be an op name or a list of them, "
+                             f"not {type(ops).__name__}") from None
     for op in ops:
         if not isinstance(op, str) or not re.match(r"^[A-Za-z0-9_.*]+$", op):
-            raise AmpError(f"invalid op name in {name}: {op!r}")
+            raise AmpOptionError(f"invalid op name in {name}: {op!r}")
     return f"{name}={','.join(ops)}" if ops else None
+
+
+# The mixed-precision pass's enumerated options (include/amp/Transforms/
+# Passes.td): keyword -> (pass option, accepted values).
+_CHOICES = {
+    "precision": ("precision", ("f16", "bf16")),
+    "accumulate": ("accumulate", ("f32", "low")),
+    "placement": ("placement", ("optimal", "greedy", "naive")),
+    "missing_op": ("missing-op", ("never", "follow", "warn", "error")),
+}
+
+# target=: cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
+# (lib/Target/TargetNames.cpp).
+_TARGET = re.compile(r"^(cpu|vulkan|vulkan-storage16|sm_([0-9]+)[af]?)$")
+
+
+def _choice(keyword, value):
+    option, allowed = _CHOICES[keyword]
+    if not isinstance(value, str):
+        raise AmpOptionError(f"convert: {keyword} must be a str, one of "
+                             + ", ".join(repr(a) for a in allowed)
+                             + f"; got {type(value).__name__} {value!r}")
+    if value not in allowed:
+        raise AmpOptionError(f"convert: {keyword} must be one of "
+                             + ", ".join(repr(a) for a in allowed) + f"; got {value!r}")
+    return f"{option}={value}"
+
+
+def _flag(keyword, option, value):
+    if not isinstance(value, bool):
+        raise AmpOptionError(f"convert: {keyword} must be True or False, not "
+                             f"{type(value).__name__} {value!r}")
+    return f"{option}={'true' if value else 'false'}"
+
+
+def _count(keyword, option, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AmpOptionError(f"convert: {keyword} must be an int, not "
+                             f"{type(value).__name__} {value!r}")
+    if value < 0:
+        raise AmpOptionError(f"convert: {keyword} must be >= 0, got {value}")
+    return f"{option}={value}"
+
+
+def _path(keyword, value):
+    if not isinstance(value, (str, os.PathLike)):
+        raise AmpOptionError(f"convert: {keyword} must be a path (str or os.PathLike), "
+                             f"not {type(value).__name__}")
+    value = os.fspath(value)
+    if not isinstance(value, str) or not value:
+        raise AmpOptionError(f"convert: {keyword} must be a non-empty path")
+    return value
+
+
+def _target(value):
+    if not isinstance(value, str):
+        raise AmpOptionError(f"convert: target must be a str, not {type(value).__name__}")
+    m = _TARGET.match(value)
+    if not m or (m.group(2) is not None and int(m.group(2)) < 20):
+        raise AmpOptionError(f"convert: unknown target {value!r}; expected 'cpu', "
+                             "'vulkan', 'vulkan-storage16' or 'sm_<N>' (N >= 20, "
+                             "optionally with an 'a' or 'f' suffix)")
+    return f"target={value}"
+
+
+def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_size=0,
+                            keep_io_types=True, allow=(), follow=(), never=(),
+                            policy_file=None, missing_op="never", placement="optimal",
+                            target=None, explain=False, report=None, check_optimality=0):
+    """The option list of `mixed-precision{...}` for these keyword values
+    (validated here: AmpOptionError, a ValueError, on a bad one)."""
+    options = [_choice("precision", precision),
+               _choice("accumulate", accumulate),
+               _count("accumulate_min_size", "accumulate-min-size", accumulate_min_size),
+               _flag("keep_io_types", "keep-io-types", keep_io_types),
+               _choice("placement", placement),
+               _choice("missing_op", missing_op),
+               _flag("explain", "explain", explain)]
+    # A test option: passed only when asked for.
+    if _count("check_optimality", "check-optimality", check_optimality) != "check-optimality=0":
+        options.append(f"check-optimality={check_optimality}")
+    for opt_name, ops in (("allow", allow), ("follow", follow), ("never", never)):
+        opt = _op_list(opt_name, ops)
+        if opt:
+            options.append(opt)
+    if target is not None:
+        options.append(_target(target))
+    if policy_file is not None:
+        options.append(_option("policy-file", _path("policy_file", policy_file)))
+    if report is not None:
+        options.append(_option("report", _path("report", report)))
+    return options
 
 
 def _text(ir):
@@ -86,43 +187,58 @@ def _run(ir, pipeline, context, name, what):
 
 def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             keep_io_types=True, accumulate="f32", placement="optimal",
-            explain=False, missing_op="never", context=None, name="<input>"):
+            explain=False, missing_op="never", context=None, name="<input>", *,
+            accumulate_min_size=0, policy_file=None, target=None, report=None,
+            check_optimality=0):
     """Converts the MLIR program `ir` (text) to mixed precision.
 
+    Every option of the mixed-precision pass, in snake_case:
+
     precision:     the low type, "f16" or "bf16".
+    accumulate:    "f32" or "low": accumulators of contractions and sums.
+    accumulate_min_size: with accumulate="f32", reductions over fewer
+                   elements than this accumulate low (0: always f32).
+    keep_io_types: public functions keep f32 signatures.
+    allow, follow, never: op names whose category is forced.
     policy:        None, a path to a JSON/YAML policy file, or a dict with a
                    "rules" list (docs/Policies.md).
-    allow, follow, never: op names whose category is forced.
-    keep_io_types: public functions keep f32 signatures.
-    accumulate:    "f32" or "low": accumulators of contractions and sums.
-    placement:     "optimal", "greedy" or "naive".
-    explain:       a remark per op (ConvertResult.remarks).
+    policy_file:   the same as a path to a policy file (give one of the two).
     missing_op:    ops without a model: "never", "follow", "warn", "error".
+    placement:     "optimal", "greedy" or "naive".
+    target:        None, "cpu", "vulkan", "vulkan-storage16" or "sm_<N>":
+                   what the target computes low (ops without a target
+                   attribute around them).
+    explain:       a remark per op (ConvertResult.remarks).
+    report:        also write the JSON report to this file ("-": stdout);
+                   ConvertResult.report has it either way.
+    check_optimality: for tests: with placement="optimal", also try every
+                   labelling of functions with at most this many free
+                   choices and report both costs in a remark.
     context:       a Context to reuse (a fresh one otherwise).
 
-    Raises AmpError, carrying MLIR's diagnostics, when the text does not
-    parse or an option or the policy is bad.
+    A bad option value or type raises AmpOptionError (an AmpError and a
+    ValueError) before anything runs. Raises AmpError, carrying MLIR's
+    diagnostics, when the text does not parse, the policy is bad or the pass
+    fails (missing_op="error" and an op without a model).
     """
     ir = _text(ir)
-    options = [_option("precision", precision),
-               _option("accumulate", accumulate),
-               _option("placement", placement),
-               _option("missing-op", missing_op),
-               f"keep-io-types={'true' if keep_io_types else 'false'}",
-               f"explain={'true' if explain else 'false'}"]
-    for opt_name, ops in (("allow", allow), ("follow", follow), ("never", never)):
-        opt = _op_list(opt_name, ops)
-        if opt:
-            options.append(opt)
+    if policy is not None and policy_file is not None:
+        raise AmpOptionError("convert: give policy or policy_file, not both")
+    if policy is not None and not isinstance(policy, dict):
+        policy_file, policy = _path("policy", policy), None
+    elif policy is not None and not isinstance(policy.get("rules", []), list):
+        raise AmpOptionError("convert: a policy dict needs a 'rules' list")
     with tempfile.TemporaryDirectory(prefix="amp-") as tmp:
         if policy is not None:
-            if isinstance(policy, dict):
-                path = os.path.join(tmp, "policy.json")
-                with open(path, "w") as f:
-                    json.dump(policy, f)
-            else:
-                path = os.fspath(policy)
-            options.append(_option("policy-file", path))
+            policy_file = os.path.join(tmp, "policy.json")
+            with open(policy_file, "w") as f:
+                json.dump(policy, f)
+        options = mixed_precision_options(
+            precision=precision, accumulate=accumulate,
+            accumulate_min_size=accumulate_min_size, keep_io_types=keep_io_types,
+            allow=allow, follow=follow, never=never, policy_file=policy_file,
+            missing_op=missing_op, placement=placement, target=target,
+            explain=explain, report=report, check_optimality=check_optimality)
         pipeline = "builtin.module(mixed-precision{" + " ".join(options) + "})"
         text, diagnostics, reports = _run(ir, pipeline, context, name,
                                           "mixed-precision")
@@ -136,19 +252,26 @@ def lower(ir, target="cpu", context=None, name="<input>", **options):
     """Lowers mixed-precision output with amp's pipelines and returns the
     MLIR text:
 
-    "cpu":    amp-lower-to-llvm (the LLVM dialect, for mlir-runner);
-    "vulkan": amp-lower-to-spirv (spirv.module kernels);
-    "nvvm":   amp-lower-to-nvvm; options chip="sm_90", features="+ptx80",
-              format="bin"|"isa"|"fatbin" (bin needs the CUDA Toolkit's ptxas).
+    "cpu":    amp-lower-to-llvm (the LLVM dialect), as amp-run --backend=cpu;
+    "vulkan": amp-lower-to-vulkan (serialised SPIR-V kernels and LLVM host
+              code for amp's Vulkan runtime), as amp-run --backend=vulkan;
+    "spirv":  amp-lower-to-spirv (the spirv.module kernels only);
+    "sm_<N>[a|f]": amp-lower-to-nvvm for that chip, as amp-run
+              --backend=cuda --chip=sm_<N>; options features="+ptx80",
+              format="bin"|"isa"|"fatbin" (bin needs the CUDA Toolkit's ptxas);
+    "nvvm":   the same with the chip as an option, chip="sm_90".
 
     `ir` is MLIR text or a ConvertResult. Raises AmpError with MLIR's
     diagnostics on failure.
     """
+    if isinstance(target, str) and _SM.match(target):
+        options = dict(options, chip=target)
+        target = "nvvm"
     if target not in _LOWERINGS:
-        raise AmpError(f"unknown lowering target {target!r}; expected one of "
-                       + ", ".join(repr(t) for t in _LOWERINGS))
+        raise AmpOptionError(f"unknown lowering target {target!r}; expected one of "
+                       + ", ".join(repr(t) for t in _LOWERINGS) + " or 'sm_<N>'")
     if options and target != "nvvm":
-        raise AmpError(f"target {target!r} takes no options, got "
+        raise AmpOptionError(f"target {target!r} takes no options, got "
                        + ", ".join(sorted(options)))
     pipeline = _LOWERINGS[target]
     if options:

@@ -33,9 +33,19 @@ class AmpError(Exception):
         super().__init__("\n".join([message] + lines))
 
 
+class AmpOptionError(AmpError, ValueError):
+    """A bad option value or type given to convert() or lower(), found in
+    Python before anything runs (no diagnostics)."""
+
+
 def version():
-    """amp's version and the MLIR it was built against."""
-    return _capi.lib().ampGetVersion().decode()
+    """amp's version and the MLIR it was built against, from the C API
+    library ("amp 0.1.0 (MLIR 22.1.0)"; `amp.__version__` is the package's)."""
+    try:
+        lib = _capi.lib()
+    except OSError as e:
+        raise AmpError(str(e)) from e
+    return lib.ampGetVersion().decode()
 
 
 class Context:

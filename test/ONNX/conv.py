@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # Conv, ConvTranspose and BatchNormalization import as TOSA convolutions
 # on NHWC (transposes around them, weights transposed at import time) and
 # compute what ONNX specifies: every case is run on the CPU and compared

@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # Elementwise ops with numpy broadcasting import as TOSA elementwise ops on
 # operands reshaped to a common rank, or as linalg.generic with broadcast
 # indexing maps where TOSA has no exact op (Div: arith.divf, Sqrt:

@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # LSTM and GRU import unrolled over its static sequence: one tosa.matmul projects
 # the inputs of all steps, each step multiplies the hidden state by the
 # recurrence weights and applies the gates (ONNX order i, o, f, c). Forward,
@@ -6,7 +6,8 @@
 # Y_h and Y_c are compared with a numpy evaluation of ONNX's equations, in
 # f32 and after --mixed-precision to f16 and bf16. GRU likewise (gates z,
 # r, h), with the reset gate applied before and after the recurrence
-# matmul (linear_before_reset 0 and 1, the latter PyTorch's).
+# matmul (linear_before_reset 0 and 1, the latter PyTorch's). RNN (one gate)
+# on the same scaffolding, forward and bidirectional with batch-first layout.
 import os
 import sys
 
@@ -127,10 +128,60 @@ s.case("gru_bidirectional_lbr",
              {"x": x}, ["y", "yh"], {"w": w, "r": r, "b": b, "h0": h0}),
        {"x": x}, gru_ref(x, w, r, b, h0, "bidirectional", 1), rtol=2e-5, atol=2e-5)
 
+
+
+def rnn_ref(x, w, r, b, h0, direction, acts):
+    seq, batch, _ = x.shape
+    ndir, H, _ = w.shape
+    f = {"Tanh": np.tanh, "Relu": lambda v: np.maximum(v, 0), "Sigmoid": sigmoid}
+    ys, hs = [], []
+    for d in range(ndir):
+        h = h0[d] if h0 is not None else np.zeros((batch, H))
+        bias = b[d, :H] + b[d, H:] if b is not None else 0
+        rev = direction == "reverse" or (direction == "bidirectional" and d == 1)
+        out = [None] * seq
+        for t in (range(seq - 1, -1, -1) if rev else range(seq)):
+            h = f[acts[d]](x[t] @ w[d].T + h @ r[d].T + bias)
+            out[t] = h
+        ys.append(np.stack(out))
+        hs.append(h)
+    return [np.stack(ys, 1).astype(np.float32), np.stack(hs).astype(np.float32)]
+
+
+# RNN: the same scaffolding with one gate, tanh by default.
+# CHECK-LABEL: // CASE rnn_forward
+# The first step has no recurrence (zero initial state), the other four do:
+# CHECK: tosa.matmul {{.*}} : (tensor<1x10x3xf32>, tensor<1x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x10x4xf32>
+# CHECK-NEXT: tosa.tanh {{.*}} -> tensor<2x4xf32>
+# CHECK-COUNT-4: tosa.matmul {{.*}} : (tensor<1x2x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
+# CHECK-NEXT: tosa.tanh {{.*}} -> tensor<2x4xf32>
+# CHECK-NOT: tosa.matmul
+w, r, b = rand(1, H, isz, seed=19), rand(1, H, H, seed=20), rand(1, 2 * H, seed=21)
+s.case("rnn_forward", model([node("RNN", ["x", "w", "r", "b"], ["y", "yh"], hidden_size=H)],
+                            {"x": x}, ["y", "yh"], {"w": w, "r": r, "b": b}),
+       {"x": x}, rnn_ref(x, w, r, b, None, "forward", ["Tanh"]), rtol=2e-5, atol=2e-5,
+       show=["tosa.matmul", "tosa.tanh"])
+# Bidirectional, Relu one way and Tanh the other, an initial state, batch first.
+# CHECK-LABEL: // CASE rnn_bidirectional_layout1
+# CHECK-COUNT-5: tosa.clamp {{.*}} {min_val = 0.0 : f32, max_val = 0x7F800000 : f32}
+w, r, b = rand(2, H, isz, seed=22), rand(2, H, H, seed=23), rand(2, 2 * H, seed=24)
+h0 = rand(2, batch, H, seed=25)
+y, yh = rnn_ref(x, w, r, b, h0, "bidirectional", ["Relu", "Tanh"])
+s.case("rnn_bidirectional_layout1",
+       model([node("RNN", ["x", "w", "r", "b", "", "h0"], ["y", "yh"], hidden_size=H,
+                   direction="bidirectional", activations=["Relu", "Tanh"], layout=1)],
+             {"x": xb, "h0": h0.transpose(1, 0, 2).copy()}, ["y", "yh"],
+             {"w": w, "r": r, "b": b}, opset=14),
+       {"x": xb, "h0": h0.transpose(1, 0, 2).copy()},
+       [y.transpose(2, 0, 1, 3), yh.transpose(1, 0, 2)], rtol=2e-5, atol=2e-5,
+       show=["tosa.clamp"])
+
 s.run()
+# CHECK-DAG: rnn_forward: f32 OK
+# CHECK-DAG: rnn_bidirectional_layout1: f32 OK
 # CHECK-DAG: gru_forward: f32 OK
 # CHECK-DAG: gru_bidirectional_lbr: f32 OK
 # CHECK-DAG: lstm_forward: f32 OK
 # CHECK-DAG: lstm_bidirectional: f32 OK
 # CHECK-DAG: lstm_reverse_layout1: f32 OK
-# CHECK: ONNX-SUITE 15 runs, 0 failed
+# CHECK: ONNX-SUITE 21 runs, 0 failed

@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # MatMul (numpy semantics: batched, broadcast, vectors) and Gemm import as
 # 3-D tosa.matmul; Softmax as linalg.softmax (opset 13: one axis; before:
 # the input flattened at the axis); reductions as tosa.reduce_* per axis

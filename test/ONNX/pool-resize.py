@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # MaxPool/AveragePool import as TOSA pools on NHWC (pads trimmed to what
 # TOSA's exact output size needs; ceil_mode extends them; count_include_pad
 # pads with real zeros). Resize/Upsample import as tosa.resize, whose

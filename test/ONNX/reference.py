@@ -1,5 +1,5 @@
 # REQUIRES: onnxruntime
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # Imported f32 models compute what ONNX Runtime computes (CPU provider,
 # onnxruntime-node from scripts/setup-reference.sh) on the same inputs: a
 # small CNN (conv, batch norm, relu, pools, depthwise conv, hard-swish,
@@ -13,11 +13,12 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
-from onnxtest import model, node, rand  # noqa: E402
+from onnxtest import ROOT, model, node, rand  # noqa: E402
 import amp.onnx  # noqa: E402
-from amp.onnx.check import compare  # noqa: E402
-from amp.onnx.reference import run_reference  # noqa: E402
-from amp.onnx.run import run_many  # noqa: E402
+# tools/onnx (put on the path by onnxtest).
+from check import compare  # noqa: E402
+from reference import run_reference  # noqa: E402
+from runner import run_many  # noqa: E402
 
 i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
 f32 = np.float32
@@ -122,15 +123,13 @@ for (name, m, feeds, _), outs in zip(cases, results):
 # CHECK: lstm out: OK
 # CHECK: lstm yh: OK
 
-# The command-line checker on a PyTorch-exported model (dynamic axes fixed by
-# --shape): f32, and bf16 within its default tolerance.
+# The command-line checker (tools/onnx/check.py) on a PyTorch-exported model
+# (dynamic axes fixed by --shape): f32, and bf16 within its default tolerance.
 import subprocess  # noqa: E402
-env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                               "..", "python"))
 cnn_onnx = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs", "torch", "cnn.onnx")
 for prec in ("f32", "bf16"):
-    p = subprocess.run([sys.executable, "-m", "amp.onnx.check", cnn_onnx, "--shape", "x=1,3,16,20",
-                        "--precision", prec], env=env, stdout=subprocess.PIPE,
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "onnx", "check.py"), cnn_onnx,
+                        "--shape", "x=1,3,16,20", "--precision", prec], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     print("check exit=%d %s" % (p.returncode, p.stdout.strip()))
 # CHECK: check exit=0 f32 y: max_abs_err={{.*}} OK

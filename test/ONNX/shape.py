@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # Data movement: Reshape/Flatten/Squeeze/Unsqueeze become tosa.reshape,
 # Transpose tosa.transpose, Concat tosa.concat, Slice tensor.extract_slice
 # (strided; negative steps reverse first), Gather a slice (contiguous

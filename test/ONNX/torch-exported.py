@@ -1,4 +1,4 @@
-# RUN: %python %s | FileCheck %s
+# RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
 # Models as PyTorch's exporter writes them (Inputs/torch/export.py: shape
 # subgraphs with Shape/Gather/Unsqueeze/Concat, ConstantOfShape, Where,
 # Expand; dynamic axes fixed here with shapes) import, run on the CPU and
@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 from onnxtest import compare  # noqa: E402
 import amp.onnx  # noqa: E402
-from amp.onnx.run import run_many  # noqa: E402
+from runner import run_many  # noqa: E402  (tools/onnx, put on the path by onnxtest)
 
 cases = []
 for name in ("cnn", "encoder", "lstm"):

@@ -13,6 +13,7 @@ exec(compile(example, "docs/Python.md", "exec"))
 # CHECK: linalg.softmax f32 user policy
 # CHECK: <input>:8:9: remark: amp: tensor.empty runs in 'bf16'
 # CHECK: {{[1-9][0-9]*}} LLVM functions
+# CHECK-NEXT: convert: precision must be one of 'f16', 'bf16'; got 'f8'
 # CHECK-NEXT: mixed-precision failed
-# CHECK-NEXT: <input>: error: mixed-precision: unsupported precision 'f8'
+# CHECK-NEXT: error: mixed-precision: {{.*}}policy.json:1:{{[0-9]+}}: unknown policy 'sometimes'
 # CHECK-NEXT: error

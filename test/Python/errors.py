@@ -3,9 +3,10 @@
 # Every failure raises amp.AmpError (an Exception) whose message carries
 # MLIR's diagnostics, and whose `diagnostics` list holds them with severity
 # and location: text that does not parse, an unknown precision or other bad
-# option value, a missing or malformed policy file or dict, an unknown
-# pipeline, lowering target or op name, and use of a closed context. The
-# process survives every one of them.
+# option value or type (AmpOptionError, also a ValueError, raised in Python
+# before anything runs), a missing or malformed policy file or dict, an
+# unknown pipeline, lowering target or op name, a missing library, and use
+# of a closed context. The process survives every one of them.
 import amp
 
 MLP = """
@@ -39,28 +40,59 @@ expect_error("verify", amp.convert,
 # CHECK-LABEL: verify: cannot parse <input>
 # CHECK-NEXT:    error at '<input>:2:3': type of return operand 0 ('f32') doesn't match function result type ('f16') in function @f
 
+# Option values and types are checked in Python, before anything runs:
+# AmpOptionError is an AmpError and a ValueError, without diagnostics.
 expect_error("precision", amp.convert, ir=MLP, precision="f8")
-# CHECK-LABEL: precision: mixed-precision failed
-# CHECK-NEXT:    error at '<input>': mixed-precision: unsupported precision 'f8'; expected 'f16' or 'bf16'
-
+# CHECK-LABEL: precision: convert: precision must be one of 'f16', 'bf16'; got 'f8'
 expect_error("accumulate", amp.convert, ir=MLP, accumulate="f64")
-# CHECK-LABEL: accumulate: mixed-precision failed
-# CHECK-NEXT:    error at {{.*}}: mixed-precision: unsupported accumulate 'f64'; expected 'f32' or 'low'
-
+# CHECK-LABEL: accumulate: convert: accumulate must be one of 'f32', 'low'; got 'f64'
 expect_error("placement", amp.convert, ir=MLP, placement="best")
-# CHECK-LABEL: placement: mixed-precision failed
-# CHECK-NEXT:    error at {{.*}}: mixed-precision: unsupported placement 'best'; expected optimal, greedy or naive
-
+# CHECK-LABEL: placement: convert: placement must be one of 'optimal', 'greedy', 'naive'; got 'best'
 expect_error("missing-op", amp.convert, ir=MLP, missing_op="sometimes")
-# CHECK-LABEL: missing-op: mixed-precision failed
-# CHECK-NEXT:    error at {{.*}}: mixed-precision: unsupported missing-op 'sometimes'
-
+# CHECK-LABEL: missing-op: convert: missing_op must be one of 'never', 'follow', 'warn', 'error'; got 'sometimes'
 expect_error("option syntax", amp.convert, ir=MLP, precision="f16 explain=true")
-# CHECK-LABEL: option syntax: mixed-precision failed
-# CHECK-NEXT:    error at {{.*}}: mixed-precision: unsupported precision 'f16 explain=true'
-
+# CHECK-LABEL: option syntax: convert: precision must be one of 'f16', 'bf16'; got 'f16 explain=true'
 expect_error("op name", amp.convert, ir=MLP, never=["math.exp}"])
 # CHECK-LABEL: op name: invalid op name in never: 'math.exp}'
+
+for label, kwargs in (
+        ("precision type", {"precision": 16}),
+        ("keep_io_types type", {"keep_io_types": "yes"}),
+        ("explain type", {"explain": 1}),
+        ("accumulate_min_size type", {"accumulate_min_size": "256"}),
+        ("accumulate_min_size bool", {"accumulate_min_size": True}),
+        ("accumulate_min_size sign", {"accumulate_min_size": -1}),
+        ("check_optimality sign", {"check_optimality": -2}),
+        ("target", {"target": "tpu"}),
+        ("target chip", {"target": "sm_1"}),
+        ("target type", {"target": 80}),
+        ("allow type", {"allow": 5}),
+        ("policy type", {"policy": 3}),
+        ("policy and policy_file", {"policy": {"rules": []}, "policy_file": "p.json"}),
+        ("report type", {"report": 1.5}),
+        ("report quote", {"report": 'a"b.json'})):
+    try:
+        amp.convert(MLP, **kwargs)
+    except ValueError as e:
+        print(f"{label}: {type(e).__name__} {isinstance(e, amp.AmpError)} "
+              f"{len(e.diagnostics)}: {e}")
+    else:
+        print(f"{label}: no error")
+# CHECK-LABEL: precision type: AmpOptionError True 0: convert: precision must be a str, one of 'f16', 'bf16'; got int 16
+# CHECK-NEXT: keep_io_types type: AmpOptionError True 0: convert: keep_io_types must be True or False, not str 'yes'
+# CHECK-NEXT: explain type: AmpOptionError True 0: convert: explain must be True or False, not int 1
+# CHECK-NEXT: accumulate_min_size type: AmpOptionError True 0: convert: accumulate_min_size must be an int, not str '256'
+# CHECK-NEXT: accumulate_min_size bool: AmpOptionError True 0: convert: accumulate_min_size must be an int, not bool True
+# CHECK-NEXT: accumulate_min_size sign: AmpOptionError True 0: convert: accumulate_min_size must be >= 0, got -1
+# CHECK-NEXT: check_optimality sign: AmpOptionError True 0: convert: check_optimality must be >= 0, got -2
+# CHECK-NEXT: target: AmpOptionError True 0: convert: unknown target 'tpu'; expected 'cpu', 'vulkan', 'vulkan-storage16' or 'sm_<N>' (N >= 20, optionally with an 'a' or 'f' suffix)
+# CHECK-NEXT: target chip: AmpOptionError True 0: convert: unknown target 'sm_1'
+# CHECK-NEXT: target type: AmpOptionError True 0: convert: target must be a str, not int
+# CHECK-NEXT: allow type: AmpOptionError True 0: convert: allow must be an op name or a list of them, not int
+# CHECK-NEXT: policy type: AmpOptionError True 0: convert: policy must be a path (str or os.PathLike), not int
+# CHECK-NEXT: policy and policy_file: AmpOptionError True 0: convert: give policy or policy_file, not both
+# CHECK-NEXT: report type: AmpOptionError True 0: convert: report must be a path (str or os.PathLike), not float
+# CHECK-NEXT: report quote: AmpOptionError True 0: invalid value for option 'report': 'a"b.json' (contains a double quote or a brace)
 
 expect_error("policy file", amp.convert, ir=MLP, policy="/nonexistent/policy.json")
 # CHECK-LABEL: policy file: mixed-precision failed
@@ -76,11 +108,11 @@ expect_error("policy shape", amp.convert, ir=MLP, policy={"rule": []})
 # CHECK-NEXT:    error at {{.*}}: mixed-precision: {{.*}}policy.json{{.*}}rules
 
 expect_error("target", amp.lower, ir=MLP, target="tpu")
-# CHECK-LABEL: target: unknown lowering target 'tpu'; expected one of 'cpu', 'vulkan', 'nvvm'
+# CHECK-LABEL: target: unknown lowering target 'tpu'; expected one of 'cpu', 'vulkan', 'spirv', 'nvvm' or 'sm_<N>'
 
 expect_error("nvvm chip", amp.lower, ir=MLP, target="nvvm", chip="sm_1", format="isa")
 # CHECK-LABEL: nvvm chip: amp-lower-to-nvvm failed
-# CHECK-NEXT:    error at '': invalid pass pipeline {{.*}}: amp-lower-to-nvvm: chip must be sm_<N> with N >= 20
+# CHECK-NEXT:    error at '': invalid pass pipeline {{.*}}: amp-lower-to-nvvm: chip must be sm_<N>{{.*}} with N >= 20
 
 with amp.Context() as ctx:
     module = ctx.parse(MLP)
@@ -99,10 +131,17 @@ expect_error("closed module", module.print)
 # CHECK-NEXT: closed: the amp context is closed
 # CHECK-NEXT: closed module: the module is closed
 
-# A missing library is an AmpError too, naming the path.
+# A missing library is an AmpError too, naming where it looked: a path set
+# with $AMP_CAPI_LIBRARY is the only place tried (test/Python/library.py
+# checks the other places).
 import os
 os.environ["AMP_CAPI_LIBRARY"] = "/nonexistent/libAmpCAPI.so"
 from amp import _capi
 _capi._lib = None
-expect_error("library", amp.Context)
-# CHECK-LABEL: library: cannot load amp's C API library '/nonexistent/libAmpCAPI.so'
+try:
+    amp.Context()
+except amp.AmpError as e:
+    print("library:", str(e).replace("\n", "\nlibrary: "))
+# CHECK-LABEL: library: cannot find amp's C API library libAmpCAPI.so; looked in:
+# CHECK-NEXT: library:   /nonexistent/libAmpCAPI.so ($AMP_CAPI_LIBRARY: not found)
+# CHECK-NEXT: library: build amp (scripts/setup.sh), set $AMP_CAPI_LIBRARY, or record the path in {{.*}}amp{{/|\\}}_library_path.txt

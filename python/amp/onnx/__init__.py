@@ -11,9 +11,24 @@ The result is TOSA (plus linalg/tensor/arith/math where TOSA has no op) on
 static shapes, weights as dense constants, ready for `amp-opt
 --mixed-precision` and amp's lowering pipelines. See docs/ONNX.md.
 This package needs only numpy and Debian's python3-onnx.
+
+The stages, each importing only those before it: `_errors` (the error
+types), `_ir` (types, constants, values), `_emitter` (spelling and SSA
+names), `_builders` and `_registry` (shared op building blocks; the op
+registry), the op modules (`_fold`, `_ops_elementwise`, `_ops_shape`,
+`_ops_nn`, `_ops_recurrent`, `_resize`: each registers its converters),
+`_importer` (the graph walk), then this package and `__main__` (the
+command line). Checking imports against ONNX Runtime and ONNX's
+conformance cases are tools outside the package: tools/onnx/.
 """
 
-from ._importer import OnnxImportError
+import re
+
+import onnx
+
+from ._errors import OnnxImportError
+from ._importer import import_graph
+from ._registry import supported_ops as _supported_ops
 
 __all__ = ["OnnxImportError", "import_model", "signature", "supported_ops"]
 
@@ -26,9 +41,6 @@ def import_model(model, shapes=None, func_name="main"):
     the offending node's name and op for anything that cannot be imported
     faithfully.
     """
-    import onnx
-    from ._importer import import_graph
-
     if hasattr(model, "__fspath__"):
         model = model.__fspath__()
     try:
@@ -45,15 +57,13 @@ def import_model(model, shapes=None, func_name="main"):
 
 def supported_ops():
     """(op, note) for each ONNX operator the importer converts or folds."""
-    from ._ops import supported_ops as ops
-    return ops()
+    return _supported_ops()
 
 
 def signature(text):
     """The ONNX names and MLIR types of an imported function's arguments and
     results, in order: ([(name, "tensor<...>")], [(name, "tensor<...>")]),
     read from the comment import_model writes at the top of its output."""
-    import re
     ins = re.findall(r"^//   input  (\S+): (tensor<[^>]*>)$", text, re.M)
     outs = re.findall(r"^//   output (\S+): (tensor<[^>]*>)$", text, re.M)
     return ins, outs

@@ -9,7 +9,9 @@ real computation. Semantics follow the ONNX operator specification.
 import numpy as np
 from onnx import numpy_helper
 
-from ._importer import NodeError, onnx_dtype
+from ._errors import NodeError
+from ._ir import Value, onnx_dtype
+from ._registry import converter, folder
 
 
 def _axes_arg(node, arrays, index, attr="axes"):
@@ -293,7 +295,7 @@ def _trilu(node, arrays):
     return [np.where(trilu_mask(node, x.shape, arrays), x, np.zeros((), x.dtype))]
 
 
-FOLDERS = {
+_FOLDERS = {
     "Trilu": _trilu,
     "Identity": _identity,
     "Cast": _cast,
@@ -344,3 +346,13 @@ FOLDERS = {
     "ReduceMin": _reduce(np.min),
     "ReduceMax": _reduce(np.max),
 }
+
+
+for _name, _fn in _FOLDERS.items():
+    folder(_name, reads_data=_name not in ("Shape", "Size"),
+           noted=_name not in ("ConstantOfShape", "Range"))(_fn)
+
+
+@converter("Constant")
+def _constant(em, node, inputs):
+    return [Value.constant(constant_value(node))]

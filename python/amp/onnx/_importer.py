@@ -5,49 +5,27 @@ becomes a `Value`: a constant known at import time (initializers, Constant
 nodes, and anything computed only from constants, e.g. shape subgraphs,
 which are evaluated in numpy) or an SSA value of the emitted function.
 Shapes are all static: graph inputs with symbolic dimensions take the
-shapes the user gives. Each op's converter (see `_ops.py`) emits TOSA where
-TOSA has the op and linalg/tensor/arith/math where it does not.
+shapes the user gives. Each node goes to the op registry (`_registry.py`), where the op modules
+(`_ops_*.py`, `_fold.py`) registered their converters: TOSA where TOSA has
+the op and linalg/tensor/arith/math where it does not.
+
+Stages, each importing only those before it (no cycles):
+_errors <- _ir <- _emitter <- _builders, _registry <- _resize, _fold,
+_ops_* <- _importer <- __init__ <- __main__.
 """
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from ._ir import Value, dense_attr_parts, location
+from ._emitter import Emitter
+from ._errors import NodeError, OnnxImportError
+from ._ir import Value, onnx_dtype
+from ._registry import Node, convert
 
-
-class OnnxImportError(Exception):
-    """The model cannot be imported faithfully; the message names the node."""
-
-
-class NodeError(Exception):
-    """Raised by converters; the importer adds the node's name and op."""
-
-
-def unsupported(message):
-    return NodeError(message)
-
-
-# ONNX TensorProto data type -> numpy dtype (only those amp can carry).
-_ONNX_DTYPES = {
-    onnx.TensorProto.FLOAT: np.float32,
-    onnx.TensorProto.FLOAT16: np.float16,
-    onnx.TensorProto.DOUBLE: np.float64,
-    onnx.TensorProto.INT64: np.int64,
-    onnx.TensorProto.INT32: np.int32,
-    onnx.TensorProto.INT16: np.int16,
-    onnx.TensorProto.INT8: np.int8,
-    onnx.TensorProto.UINT8: np.uint8,
-    onnx.TensorProto.BOOL: np.bool_,
-}
-
-
-def onnx_dtype(code, what):
-    if code not in _ONNX_DTYPES:
-        raise NodeError("%s has element type %s, which is not supported"
-                        % (what, onnx.TensorProto.DataType.Name(code)))
-    return np.dtype(_ONNX_DTYPES[code])
-
+# The op modules register their converters and folders on import; this is
+# the one place that imports them all.
+from . import _fold, _ops_elementwise, _ops_nn, _ops_recurrent, _ops_shape  # noqa: F401,E402
 
 # Element types of values computed at run time (TOSA's validation accepts
 # these; int64 is narrowed to int32 on entry).
@@ -57,109 +35,6 @@ _RUNTIME_DTYPES = {np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32
 
 # TOSA's MAX_RANK (its validation in the lowering rejects higher ranks).
 _MAX_RANK = 6
-
-
-class Node:
-    """What a converter sees of an ONNX node."""
-
-    def __init__(self, proto, opset):
-        self.proto = proto
-        self.name = proto.name or (proto.output[0] if proto.output else proto.op_type)
-        self.op_type = proto.op_type
-        self.opset = opset
-        self.attrs = {a.name: onnx.helper.get_attribute_value(a) for a in proto.attribute}
-        self._used = set()
-
-    def attr(self, name, default=None):
-        self._used.add(name)
-        value = self.attrs.get(name, default)
-        if isinstance(value, bytes):
-            value = value.decode("utf-8")
-        return value
-
-    def ignore(self, *names):
-        """Attributes that do not change inference results."""
-        self._used.update(names)
-
-    def unused_attrs(self):
-        return sorted(set(self.attrs) - self._used)
-
-
-class Emitter:
-    """The function body being written, and helpers every converter uses."""
-
-    def __init__(self):
-        self.lines = []
-        self._next = 0
-        self.loc = 'loc(unknown)'
-        self._shift = None
-        self._consts = {}
-
-    # --- SSA plumbing ------------------------------------------------------
-
-    def fresh(self):
-        self._next += 1
-        return "%%v%d" % self._next
-
-    def emit(self, text, loc=True):
-        self.lines.append("    " + text + ((" " + self.loc) if loc else ""))
-
-    def emit_parts(self, parts):
-        """A line given as pieces (a constant's large payload stays one piece)."""
-        self.lines.append(["    "] + parts + [" " + self.loc])
-
-    def new(self, shape, dtype):
-        return Value(shape, dtype, name=self.fresh())
-
-    def use(self, v):
-        """The SSA name of a value; constants are materialized on first use."""
-        if v.name is not None:
-            return v.name
-        if v._materialized is None:
-            if v.const is None:
-                raise NodeError("internal: value without a name or constant")
-            name = self.fresh()
-            if v.dtype in (np.float32, np.float16, np.int32, np.int8, np.bool_):
-                # tosa.const: TOSA's own passes (e.g. tosa-reduce-transposes)
-                # see through it; amp-fuse-kernels lowers it to arith.
-                self.emit_parts(['%s = "tosa.const"() <{values = ' % name]
-                                + dense_attr_parts(v.const) + ["}> : () -> %s" % v.type])
-            else:
-                self.emit_parts(["%s = arith.constant " % name] + dense_attr_parts(v.const))
-            v._materialized = name
-        return v._materialized
-
-    def op(self, text, operands, results, attrs=None):
-        """`results = text operands {attrs} : (types) -> types`."""
-        names = [self.use(o) for o in operands]
-        res = ", ".join(r.name for r in results)
-        attr = (" {%s}" % attrs) if attrs else ""
-        in_types = ", ".join(o.type for o in operands)
-        out_types = ", ".join(r.type for r in results)
-        if len(results) != 1:
-            out_types = "(%s)" % out_types
-        self.emit("%s = %s %s%s : (%s) -> %s" % (res, text, ", ".join(names), attr, in_types,
-                                                 out_types))
-        return results[0] if len(results) == 1 else results
-
-    def const(self, array, dtype=None):
-        array = np.asarray(array, dtype=dtype)
-        return Value.constant(array)
-
-    def shape_operand(self, values):
-        name = self.fresh()
-        values = [int(v) for v in values]
-        attr = ("dense<[%s]> : tensor<%dxindex>" % (", ".join(map(str, values)), len(values))
-                if values else "dense<> : tensor<0xindex>")
-        self.emit("%s = tosa.const_shape {values = %s} : () -> !tosa.shape<%d>"
-                  % (name, attr, len(values)))
-        return name
-
-    def zero_point(self, dtype):
-        return Value.constant(np.zeros([1], dtype=dtype))
-
-    def mul_shift(self):
-        return Value.constant(np.zeros([1], dtype=np.int8))
 
 
 def _static_input_shape(vi, shapes):
@@ -210,11 +85,9 @@ def _func_name_ok(name):
 
 def _convert_nodes(nodes, values, em, opset):
     """Converts nodes in order, adding their outputs to values."""
-    from . import _ops
-
     for proto in nodes:
         node = Node(proto, opset)
-        em.loc = location(node.name)
+        em.at(node.name)
         where = "amp.onnx: node '%s' (%s)" % (node.name, node.op_type)
         if proto.domain not in ("", "ai.onnx"):
             raise OnnxImportError("%s: operators of domain '%s' are not supported"
@@ -232,7 +105,7 @@ def _convert_nodes(nodes, values, em, opset):
             if node.op_type == "If":
                 outputs = _if(node, inputs, values, em, opset, where)
             else:
-                outputs = _ops.convert(em, node, inputs)
+                outputs = convert(em, node, inputs)
             extra = node.unused_attrs()
             if extra:
                 raise NodeError("attribute%s %s %s not supported"
@@ -274,7 +147,7 @@ def _if(node, inputs, values, em, opset, where):
     for init in branch.initializer:
         scope[init.name] = Value.constant(numpy_helper.to_array(init))
     _convert_nodes(branch.node, scope, em, opset)
-    em.loc = location(node.name)
+    em.at(node.name)
     missing = [o.name for o in branch.output if o.name not in scope]
     if missing:
         raise NodeError("branch output %s is never computed" % missing[0])
@@ -282,7 +155,8 @@ def _if(node, inputs, values, em, opset, where):
 
 
 def import_graph(model, shapes=None, func_name="main"):
-
+    """MLIR text of one function for an onnx.ModelProto (see
+    amp.onnx.import_model)."""
     shapes = dict(shapes or {})
     if not _func_name_ok(func_name):
         raise OnnxImportError("amp.onnx: '%s' is not a valid function name" % func_name)
@@ -331,7 +205,7 @@ def import_graph(model, shapes=None, func_name="main"):
     _convert_nodes(graph.node, values, em, opset)
 
     results = []
-    em.loc = "loc(unknown)"
+    em.at(None)
     for vo in graph.output:
         if vo.name not in values:
             raise OnnxImportError("amp.onnx: graph output '%s' is never computed" % vo.name)
@@ -345,28 +219,9 @@ def import_graph(model, shapes=None, func_name="main"):
             v = wide
         results.append((vo.name, v))
 
-    sig_args = ", ".join("%s: %s" % (v.name, v.type) for _, v in args)
-    res_types = ", ".join(v.type for _, v in results)
-    if len(results) != 1:
-        res_types = "(%s)" % res_types
-    out = []
-    out.append("// Imported from ONNX by amp.onnx (opset %d%s)." %
-               (opset, ", producer %s %s" % (model.producer_name, model.producer_version)
-                if model.producer_name else ""))
-    for name, v in args:
-        out.append("//   input  %s: %s" % (name, v.type))
-    for name, v in results:
-        out.append("//   output %s: %s" % (name, v.type))
-    out.append("module {")
-    out.append("  func.func @%s(%s) -> %s {" % (func_name, sig_args, res_types))
-    ret = "    return %s : %s" % (", ".join(em.use(v) for _, v in results),
-                                  ", ".join(v.type for _, v in results))
-    pieces = ["\n".join(out), "\n"]
-    for line in em.lines:
-        if isinstance(line, list):
-            pieces.extend(line)
-        else:
-            pieces.append(line)
-        pieces.append("\n")
-    pieces.append(ret + "\n  }\n}\n")
-    return "".join(pieces)
+    comments = ["Imported from ONNX by amp.onnx (opset %d%s)." %
+                (opset, ", producer %s %s" % (model.producer_name, model.producer_version)
+                 if model.producer_name else "")]
+    comments += ["  input  %s: %s" % (name, v.type) for name, v in args]
+    comments += ["  output %s: %s" % (name, v.type) for name, v in results]
+    return em.function(func_name, [v for _, v in args], [v for _, v in results], comments)

@@ -1,11 +1,39 @@
-"""MLIR text for the ONNX importer: types, dense constants, SSA values.
+"""MLIR text for the ONNX importer: types, dense constants, values.
 
 The importer writes MLIR as text (Debian ships no MLIR Python bindings).
-Everything here is about spelling: a `Value` is an SSA name with a static
-shape and a numpy dtype, or a constant known at import time.
+Everything here is about spelling: ONNX element types as numpy dtypes,
+numpy dtypes and arrays as MLIR types and attributes, and `Value`, an SSA
+name with a static shape and a numpy dtype, or a constant known at import
+time. (The SSA names themselves come from the emitter, `_emitter.py`.)
 """
 
 import numpy as np
+import onnx
+
+from ._errors import NodeError
+
+# ONNX TensorProto data type -> numpy dtype (only those amp can carry).
+_ONNX_DTYPES = {
+    onnx.TensorProto.FLOAT: np.float32,
+    onnx.TensorProto.FLOAT16: np.float16,
+    onnx.TensorProto.DOUBLE: np.float64,
+    onnx.TensorProto.INT64: np.int64,
+    onnx.TensorProto.INT32: np.int32,
+    onnx.TensorProto.INT16: np.int16,
+    onnx.TensorProto.INT8: np.int8,
+    onnx.TensorProto.UINT8: np.uint8,
+    onnx.TensorProto.BOOL: np.bool_,
+}
+
+
+def onnx_dtype(code, what):
+    """The numpy dtype of an ONNX element type code; NodeError naming `what`
+    for one amp cannot carry."""
+    if code not in _ONNX_DTYPES:
+        raise NodeError("%s has element type %s, which is not supported"
+                        % (what, onnx.TensorProto.DataType.Name(code)))
+    return np.dtype(_ONNX_DTYPES[code])
+
 
 # numpy dtype -> MLIR element type.
 _ELEMENT_TYPES = {

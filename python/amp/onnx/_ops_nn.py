@@ -1,13 +1,16 @@
 """Neural-network converters: convolutions, pools, normalizations, matmuls,
-softmax, reductions, resize and LSTM."""
+softmax, reductions, resize and Einsum. (The recurrent ones, LSTM, GRU and
+RNN, are in _ops_recurrent.py.)"""
 
 import numpy as np
 
-from ._importer import NodeError
-from ._ir import Value, i64_array, element_type
-from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, concat,
-                   extract_slice, pad, add, sub, mul, divide, sqrt, reduce, mean, clamp, scalar,
-                   is_float, broadcast_to)
+from ._builders import (add, concat, divide, extract_slice, is_float,
+                        matmul, mean, mul, need_const, norm_axis, opt_input, pad, reduce,
+                        reshape, scalar, sqrt, sub, transpose)
+from ._errors import NodeError
+from ._ir import Value, element_type, i64_array
+from ._registry import converter
+from ._resize import resize_params
 
 NCHW_TO_NHWC = [0, 2, 3, 1]
 NHWC_TO_NCHW = [0, 3, 1, 2]
@@ -431,43 +434,6 @@ def _instance_norm(em, node, inputs):
 
 # --- matrix products -----------------------------------------------------------
 
-def matmul(em, a, b):
-    """numpy.matmul semantics with tosa.matmul (batched, 3-D)."""
-    if a.rank == 0 or b.rank == 0:
-        raise NodeError("MatMul of a scalar")
-    a_vec, b_vec = a.rank == 1, b.rank == 1
-    if a_vec:
-        a = reshape(em, a, (1, a.shape[0]))
-    if b_vec:
-        b = reshape(em, b, (b.shape[0], 1))
-    m, k = a.shape[-2:]
-    k2, nn = b.shape[-2:]
-    if k != k2:
-        raise NodeError("MatMul shapes %s and %s do not match" % (list(a.shape), list(b.shape)))
-    batch = broadcast_shape_nd(a.shape[:-2], b.shape[:-2])
-    nb = int(np.prod(batch, dtype=np.int64))
-    if b.rank == 2 or all(d == 1 for d in b.shape[:-2]):
-        # Shared right-hand side: fold the batch into the rows.
-        a3 = reshape(em, broadcast_to(em, a, batch + (m, k)), (1, nb * m, k))
-        b3 = reshape(em, b, (1, k, nn))
-        y = em.op("tosa.matmul", [a3, b3, em.zero_point(a.dtype), em.zero_point(b.dtype)],
-                  [em.new((1, nb * m, nn), a.dtype)])
-    else:
-        a3 = reshape(em, broadcast_to(em, a, batch + (m, k)), (nb, m, k))
-        b3 = reshape(em, broadcast_to(em, b, batch + (k, nn)), (nb, k, nn))
-        y = em.op("tosa.matmul", [a3, b3, em.zero_point(a.dtype), em.zero_point(b.dtype)],
-                  [em.new((nb, m, nn), a.dtype)])
-    shape = list(batch) + ([] if a_vec else [m]) + ([] if b_vec else [nn])
-    return reshape(em, y, shape)
-
-
-def broadcast_shape_nd(a, b):
-    try:
-        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
-    except ValueError:
-        raise NodeError("batch dimensions %s and %s do not broadcast" % (list(a), list(b)))
-
-
 @converter("MatMul")
 def _matmul(em, node, inputs):
     a, b = inputs
@@ -660,7 +626,6 @@ def _resize(em, node, inputs):
         raise NodeError("resizing the batch or channel axis is not supported")
     if mode not in ("nearest", "linear", "bilinear"):
         raise NodeError("mode=%s is not supported (nearest and linear are)" % mode)
-    from ._resize import resize_params
     params = resize_params(mode, coord, nearest, x.shape[2:], sizes[2:], scales[2:])
     scale, offset, border, tosa_mode = params
     xh = transpose(em, x, NCHW_TO_NHWC)
@@ -670,205 +635,6 @@ def _resize(em, node, inputs):
             "!tosa.shape<2>, !tosa.shape<2>) -> %s"
             % (y.name, em.use(xh), ss, so, sb, tosa_mode, xh.type, y.type))
     return transpose(em, y, NHWC_TO_NCHW)
-
-
-# --- recurrent ---------------------------------------------------------------
-
-_LSTM_ACTIVATIONS = {"Sigmoid": "tosa.sigmoid", "Tanh": "tosa.tanh"}
-
-
-def _activation(em, name, v):
-    if name == "Relu":
-        return clamp(em, v, 0.0, np.inf)
-    return em.op(_LSTM_ACTIVATIONS[name], [v], [em.new(v.shape, v.dtype)])
-
-
-@converter("LSTM")
-def _lstm(em, node, inputs):
-    """Unrolled over the (static) sequence: one matmul for the input
-    projections of all steps, then per step a matmul by the recurrence
-    weights and the gate arithmetic."""
-    x, w, r = inputs[0], inputs[1], inputs[2]
-    b, seq_lens, h0, c0, p = (opt_input(inputs, i) for i in range(3, 8))
-    hidden = node.attr("hidden_size")
-    direction = node.attr("direction", "forward")
-    layout = node.attr("layout", 0)
-    acts = [a.decode() if isinstance(a, bytes) else a
-            for a in (node.attr("activations") or ["Sigmoid", "Tanh", "Tanh"])]
-    node.ignore("activation_alpha", "activation_beta")
-    if node.attr("clip") is not None:
-        raise NodeError("clip is not supported")
-    if node.attr("input_forget", 0):
-        raise NodeError("input_forget=1 is not supported")
-    if direction not in ("forward", "reverse", "bidirectional"):
-        raise NodeError("direction=%s is not supported" % direction)
-    ndir = 2 if direction == "bidirectional" else 1
-    if len(acts) not in (3, 6) or any(a not in ("Sigmoid", "Tanh", "Relu") for a in acts):
-        raise NodeError("activations %s are not supported (Sigmoid, Tanh, Relu are)" % acts)
-    if len(acts) == 3:
-        acts = acts * ndir
-    if layout == 1:
-        x = transpose(em, x, [1, 0, 2])
-        h0 = transpose(em, h0, [1, 0, 2]) if h0 is not None else None
-        c0 = transpose(em, c0, [1, 0, 2]) if c0 is not None else None
-    seq, batch, isz = x.shape
-    if hidden is None:
-        hidden = r.shape[-1]
-    if seq_lens is not None:
-        lens = need_const(seq_lens, "sequence_lens").reshape(-1)
-        if np.any(lens != seq):
-            raise NodeError("sequence_lens shorter than the sequence are not supported")
-    H = hidden
-    dt = x.dtype
-    x2 = reshape(em, x, (seq * batch, isz))
-    ys, hs, cs = [], [], []
-    for d in range(ndir):
-        wd = reshape(em, extract_slice(em, w, [d, 0, 0], [1, 4 * H, isz]), (4 * H, isz))
-        rd = reshape(em, extract_slice(em, r, [d, 0, 0], [1, 4 * H, H]), (4 * H, H))
-        proj = matmul(em, x2, transpose(em, wd, [1, 0]))
-        if b is not None:
-            bd = reshape(em, extract_slice(em, b, [d, 0], [1, 8 * H]), (8 * H,))
-            bsum = add(em, extract_slice(em, bd, [0], [4 * H]),
-                       extract_slice(em, bd, [4 * H], [4 * H]))
-            proj = add(em, proj, reshape(em, bsum, (1, 4 * H)))
-        proj = reshape(em, proj, (seq, batch, 4 * H))
-        rt = transpose(em, rd, [1, 0])
-        peep = None
-        if p is not None:
-            pd = reshape(em, extract_slice(em, p, [d, 0], [1, 3 * H]), (3 * H,))
-            peep = [reshape(em, extract_slice(em, pd, [k * H], [H]), (1, H)) for k in range(3)]
-        h = reshape(em, extract_slice(em, h0, [d, 0, 0], [1, batch, H]), (batch, H)) \
-            if h0 is not None else None
-        c = reshape(em, extract_slice(em, c0, [d, 0, 0], [1, batch, H]), (batch, H)) \
-            if c0 is not None else Value.constant(np.zeros((batch, H), dt))
-        f_act, g_act, h_act = acts[3 * d:3 * d + 3]
-        steps = range(seq) if (direction == "forward" or (direction == "bidirectional"
-                                                          and d == 0)) else \
-            range(seq - 1, -1, -1)
-        out = [None] * seq
-        for t in steps:
-            gates = reshape(em, extract_slice(em, proj, [t, 0, 0], [1, batch, 4 * H]),
-                            (batch, 4 * H))
-            if h is not None:
-                gates = add(em, gates, matmul(em, h, rt))
-            gi, go, gf, gc = (extract_slice(em, gates, [0, k * H], [batch, H]) for k in range(4))
-            if peep is not None:
-                gi = add(em, gi, mul(em, peep[0], c))
-                gf = add(em, gf, mul(em, peep[2], c))
-            i_t = _activation(em, f_act, gi)
-            f_t = _activation(em, f_act, gf)
-            c_hat = _activation(em, g_act, gc)
-            c = add(em, mul(em, f_t, c), mul(em, i_t, c_hat))
-            if peep is not None:
-                go = add(em, go, mul(em, peep[1], c))
-            o_t = _activation(em, f_act, go)
-            h = mul(em, o_t, _activation(em, h_act, c))
-            out[t] = reshape(em, h, (1, 1, batch, H))
-        ys.append(concat(em, out, 0))
-        hs.append(reshape(em, h, (1, batch, H)))
-        cs.append(reshape(em, c, (1, batch, H)))
-    y = concat(em, ys, 1)
-    y_h = concat(em, hs, 0)
-    y_c = concat(em, cs, 0)
-    if layout == 1:
-        y = transpose(em, y, [2, 0, 1, 3])
-        y_h = transpose(em, y_h, [1, 0, 2])
-        y_c = transpose(em, y_c, [1, 0, 2])
-    return [y, y_h, y_c]
-
-
-@converter("GRU")
-def _gru(em, node, inputs):
-    """Unrolled like LSTM; gates in ONNX order z, r, h."""
-    x, w, r = inputs[0], inputs[1], inputs[2]
-    b, seq_lens, h0 = (opt_input(inputs, i) for i in range(3, 6))
-    hidden = node.attr("hidden_size")
-    direction = node.attr("direction", "forward")
-    layout = node.attr("layout", 0)
-    lbr = node.attr("linear_before_reset", 0)
-    acts = [a.decode() if isinstance(a, bytes) else a
-            for a in (node.attr("activations") or ["Sigmoid", "Tanh"])]
-    node.ignore("activation_alpha", "activation_beta")
-    if node.attr("clip") is not None:
-        raise NodeError("clip is not supported")
-    if direction not in ("forward", "reverse", "bidirectional"):
-        raise NodeError("direction=%s is not supported" % direction)
-    ndir = 2 if direction == "bidirectional" else 1
-    if len(acts) not in (2, 4) or any(a not in ("Sigmoid", "Tanh", "Relu") for a in acts):
-        raise NodeError("activations %s are not supported (Sigmoid, Tanh, Relu are)" % acts)
-    if len(acts) == 2:
-        acts = acts * ndir
-    if layout == 1:
-        x = transpose(em, x, [1, 0, 2])
-        h0 = transpose(em, h0, [1, 0, 2]) if h0 is not None else None
-    seq, batch, isz = x.shape
-    H = hidden if hidden is not None else r.shape[-1]
-    if seq_lens is not None:
-        lens = need_const(seq_lens, "sequence_lens").reshape(-1)
-        if np.any(lens != seq):
-            raise NodeError("sequence_lens shorter than the sequence are not supported")
-    dt = x.dtype
-    x2 = reshape(em, x, (seq * batch, isz))
-    ys, hs = [], []
-    for d in range(ndir):
-        wd = reshape(em, extract_slice(em, w, [d, 0, 0], [1, 3 * H, isz]), (3 * H, isz))
-        rd = reshape(em, extract_slice(em, r, [d, 0, 0], [1, 3 * H, H]), (3 * H, H))
-        proj = matmul(em, x2, transpose(em, wd, [1, 0]))
-        rb = None
-        if b is not None:
-            bd = reshape(em, extract_slice(em, b, [d, 0], [1, 6 * H]), (6 * H,))
-            wb = extract_slice(em, bd, [0], [3 * H])
-            rb = extract_slice(em, bd, [3 * H], [3 * H])
-            # z and r take both biases up front; h's recurrence bias stays
-            # with the recurrence (it is inside the reset gate's product).
-            zr = add(em, extract_slice(em, wb, [0], [2 * H]), extract_slice(em, rb, [0], [2 * H]))
-            proj = add(em, proj, reshape(em, concat(em, [zr, extract_slice(em, wb, [2 * H], [H])],
-                                                    0), (1, 3 * H)))
-            rbh = reshape(em, extract_slice(em, rb, [2 * H], [H]), (1, H))
-        proj = reshape(em, proj, (seq, batch, 3 * H))
-        rt = transpose(em, rd, [1, 0])
-        rt_zr = extract_slice(em, rt, [0, 0], [H, 2 * H])
-        rt_h = extract_slice(em, rt, [0, 2 * H], [H, H])
-        h = reshape(em, extract_slice(em, h0, [d, 0, 0], [1, batch, H]), (batch, H)) \
-            if h0 is not None else Value.constant(np.zeros((batch, H), dt))
-        h_zero = h0 is None  # the recurrence terms vanish on the first step
-        f_act, g_act = acts[2 * d:2 * d + 2]
-        forward = direction == "forward" or (direction == "bidirectional" and d == 0)
-        out = [None] * seq
-        one = Value.constant(np.ones((1, 1), dt))
-        for t in (range(seq) if forward else range(seq - 1, -1, -1)):
-            g = reshape(em, extract_slice(em, proj, [t, 0, 0], [1, batch, 3 * H]),
-                        (batch, 3 * H))
-            gzr = extract_slice(em, g, [0, 0], [batch, 2 * H])
-            gh = extract_slice(em, g, [0, 2 * H], [batch, H])
-            if not h_zero:
-                gzr = add(em, gzr, matmul(em, h, rt_zr))
-            z_t = _activation(em, f_act, extract_slice(em, gzr, [0, 0], [batch, H]))
-            r_t = _activation(em, f_act, extract_slice(em, gzr, [0, H], [batch, H]))
-            if lbr:
-                rh = matmul(em, h, rt_h) if not h_zero else Value.constant(
-                    np.zeros((batch, H), dt))
-                if rb is not None:
-                    rh = add(em, rh, rbh)
-                gh = add(em, gh, mul(em, r_t, rh))
-            else:
-                if not h_zero:
-                    gh = add(em, gh, matmul(em, mul(em, r_t, h), rt_h))
-                if rb is not None:
-                    gh = add(em, gh, rbh)
-            h_hat = _activation(em, g_act, gh)
-            # H = (1 - z) h_hat + z H_prev
-            h = add(em, mul(em, sub(em, one, z_t), h_hat), mul(em, z_t, h))
-            h_zero = False
-            out[t] = reshape(em, h, (1, 1, batch, H))
-        ys.append(concat(em, out, 0))
-        hs.append(reshape(em, h, (1, batch, H)))
-    y = concat(em, ys, 1)
-    y_h = concat(em, hs, 0)
-    if layout == 1:
-        y = transpose(em, y, [2, 0, 1, 3])
-        y_h = transpose(em, y_h, [1, 0, 2])
-    return [y, y_h]
 
 
 @converter("Einsum")

@@ -7,11 +7,12 @@ input shapes that is what shape subgraphs fold to.
 import numpy as np
 
 from . import _fold
-from ._importer import NodeError
-from ._ir import Value
-from ._ops import (converter, need_const, opt_input, norm_axis, reshape, transpose, cast,
-                   concat, extract_slice, pad, tile, broadcast_to, tosa_elementwise, add,
-                   narrow_ints)
+from ._builders import (add, broadcast_to, cast, concat, extract_slice, narrow_ints,
+                        need_const, norm_axis, opt_input, pad, reshape, tile, tosa_elementwise,
+                        transpose)
+from ._errors import NodeError
+from ._ir import Value, element_type
+from ._registry import converter
 
 
 def _const_ints(v, what):
@@ -254,7 +255,6 @@ def _trilu(em, node, inputs):
 def _gather_elements(em, node, inputs):
     """out[..., j, ...] = data[..., idx[..., j, ...], ...] along axis: a
     linalg.generic over the indices that extracts from the data."""
-    from ._ir import element_type
     data, idx = inputs
     axis = norm_axis(node.attr("axis", 0), data.rank)
     if idx.rank != data.rank:
@@ -280,7 +280,7 @@ def _gather_elements(em, node, inputs):
             "ins(%s : %s) outs(%s : %s) {" % (out.name, idmap, idmap,
                                                ", ".join(['"parallel"'] * rank), ind, idx.type,
                                                empty, out.type), loc=False)
-    em.lines.append("    ^bb0(%s: i32, %s: %s):" % (a_i, a_o, element_type(data.dtype)))
+    em.block([(a_i, "i32"), (a_o, element_type(data.dtype))])
     coords = []
     for d in range(rank):
         c = em.fresh()
@@ -288,18 +288,18 @@ def _gather_elements(em, node, inputs):
             # Negative indices count from the end.
             kk, neg, wrapped, sel = em.fresh(), em.fresh(), em.fresh(), em.fresh()
             zero = em.fresh()
-            em.lines.append("      %s = arith.constant %d : i32" % (kk, k))
-            em.lines.append("      %s = arith.constant 0 : i32" % zero)
-            em.lines.append("      %s = arith.cmpi slt, %s, %s : i32" % (neg, a_i, zero))
-            em.lines.append("      %s = arith.addi %s, %s : i32" % (wrapped, a_i, kk))
-            em.lines.append("      %s = arith.select %s, %s, %s : i32" % (sel, neg, wrapped, a_i))
-            em.lines.append("      %s = arith.index_cast %s : i32 to index" % (c, sel))
+            em.body("%s = arith.constant %d : i32" % (kk, k))
+            em.body("%s = arith.constant 0 : i32" % zero)
+            em.body("%s = arith.cmpi slt, %s, %s : i32" % (neg, a_i, zero))
+            em.body("%s = arith.addi %s, %s : i32" % (wrapped, a_i, kk))
+            em.body("%s = arith.select %s, %s, %s : i32" % (sel, neg, wrapped, a_i))
+            em.body("%s = arith.index_cast %s : i32 to index" % (c, sel))
         else:
-            em.lines.append("      %s = linalg.index %d : index" % (c, d))
+            em.body("%s = linalg.index %d : index" % (c, d))
         coords.append(c)
     v = em.fresh()
-    em.lines.append("      %s = tensor.extract %s[%s] : %s" % (v, src, ", ".join(coords),
+    em.body("%s = tensor.extract %s[%s] : %s" % (v, src, ", ".join(coords),
                                                               data.type))
-    em.lines.append("      linalg.yield %s : %s" % (v, element_type(data.dtype)))
-    em.lines.append("    } -> %s %s" % (out.type, em.loc))
+    em.body("linalg.yield %s : %s" % (v, element_type(data.dtype)))
+    em.end_region("-> %s" % out.type)
     return out

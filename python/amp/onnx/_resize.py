@@ -12,7 +12,7 @@ error.
 
 from fractions import Fraction
 
-from ._importer import NodeError
+from ._errors import NodeError
 
 _MAX_SCALE = 1 << 11  # TOSA's limit for scale numerators and denominators
 

@@ -2,8 +2,9 @@
 
 A test builds small ONNX graphs with onnx.helper, imports each with
 amp.onnx, prints the ops of the imported function (for FileCheck), then
-runs all of them on the CPU in one go through amp's pipeline and compares
-each result with a numpy reference of the ONNX op:
+runs all of them on the CPU in one go with amp-run (tools/onnx/runner.py:
+$AMP_RUN, $AMP_OPT, else build/bin) and compares each result with a numpy
+reference of the ONNX op:
 
     suite = Suite()
     suite.case("relu", model, {"x": x}, [np.maximum(x, 0)], show=["tosa.clamp"])
@@ -21,10 +22,12 @@ import onnx
 from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "onnx"))
 
 import amp.onnx  # noqa: E402
-from amp.onnx import run as amp_run  # noqa: E402
+import runner  # noqa: E402
 
 _NP_TO_ONNX = {np.dtype(np.float32): onnx.TensorProto.FLOAT,
                np.dtype(np.int64): onnx.TensorProto.INT64,
@@ -90,7 +93,7 @@ class Suite:
     def run(self):
         runs = failed = 0
         for prec in [None] + list(self.precisions):
-            results = amp_run.run_many([(t, f, n) for n, t, f, _, _, _ in self.cases], prec)
+            results = runner.run_many([(t, f, n) for n, t, f, _, _, _ in self.cases], prec)
             for (name, _, _, expected, rtol, atol), outs in zip(self.cases, results):
                 if prec:
                     rtol, atol = self.tolerances[prec]
