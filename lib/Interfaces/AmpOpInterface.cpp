@@ -349,8 +349,7 @@ static bool traitsAllowRetyping(Operation *op) {
 }
 
 std::optional<std::string>
-mlir::amp::detail::getRewriteBlockerFromTraits(Operation *op,
-                                               FloatType lowType,
+mlir::amp::detail::getRewriteBlockerFromTraits(Operation *op, FloatType lowType,
                                                bool hasModel) {
   if (!hasModel && !traitsAllowRetyping(op))
     return std::string(
@@ -594,8 +593,8 @@ bool mlir::amp::canComputeIn(Operation *op, FloatType type, Attribute target) {
 }
 
 std::optional<std::string> mlir::amp::getRewriteBlocker(Operation *op,
-                                                       FloatType lowType,
-                                                       FloatType accType) {
+                                                        FloatType lowType,
+                                                        FloatType accType) {
   if (auto iface = dyn_cast<AmpOpInterface>(op))
     return iface.getRewriteBlocker(lowType, accType);
   return detail::getRewriteBlockerFromTraits(op, lowType, /*hasModel=*/false);

@@ -1,5 +1,4 @@
-//===- ArithModels.cpp - AmpOpInterface models for arith
-//-------------------===//
+//===- ArithModels.cpp - AmpOpInterface models for arith ------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -1,5 +1,4 @@
-//===- CFModels.cpp - AmpOpInterface models for cf
-//-------------------------===//
+//===- CFModels.cpp - AmpOpInterface models for cf ------------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

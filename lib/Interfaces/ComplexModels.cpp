@@ -1,5 +1,4 @@
-//===- ComplexModels.cpp - AmpOpInterface models for complex
-//---------------===//
+//===- ComplexModels.cpp - AmpOpInterface models for complex --------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -58,8 +57,7 @@ struct ComplexConstantModel
                     "constants take their users' precision and are "
                     "converted at compile time");
   }
-  std::optional<std::string> getRewriteBlocker(Operation *op,
-                                               FloatType lowType,
+  std::optional<std::string> getRewriteBlocker(Operation *op, FloatType lowType,
                                                FloatType) const {
     for (Attribute part : cast<complex::ConstantOp>(op).getValue())
       if (failed(convertFloatAttr(part, lowType)))

@@ -1,5 +1,4 @@
-//===- FuncModels.cpp - AmpOpInterface models for func
-//---------------------===//
+//===- FuncModels.cpp - AmpOpInterface models for func --------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -1,5 +1,4 @@
-//===- LinalgModels.cpp - AmpOpInterface models for linalg
-//-----------------===//
+//===- LinalgModels.cpp - AmpOpInterface models for linalg ----------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -51,35 +50,6 @@ struct BodySummary {
   /// The least safe category among the body's ops (parallel bodies).
   CategoryInfo bodyCategory{Policy::Follow, "moves data without arithmetic"};
 };
-
-AccumulationKind combinerKind(Operation *combiner) {
-  return llvm::TypeSwitch<Operation *, AccumulationKind>(combiner)
-      .Case<arith::AddFOp, arith::SubFOp>(
-          [](auto) { return AccumulationKind::Sum; })
-      .Case<arith::MulFOp>([](auto) { return AccumulationKind::Product; })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp>(
-          [](auto) { return AccumulationKind::Max; })
-      .Case<arith::MinimumFOp, arith::MinNumFOp>(
-          [](auto) { return AccumulationKind::Min; })
-      .Default([](auto) { return AccumulationKind::Other; });
-}
-
-/// Ranks accumulation kinds by how much they lose, so that one op with
-/// several outputs reports its worst.
-int lossRank(AccumulationKind kind) {
-  switch (kind) {
-  case AccumulationKind::Max:
-  case AccumulationKind::Min:
-    return 0;
-  case AccumulationKind::Sum:
-    return 1;
-  case AccumulationKind::Product:
-    return 2;
-  case AccumulationKind::Other:
-    return 3;
-  }
-  llvm_unreachable("unknown accumulation kind");
-}
 
 int categoryRank(Policy p) {
   switch (p) {
@@ -136,7 +106,7 @@ BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
         !llvm::any_of(combiner->getOperands(),
                       [&](Value v) { return stripCasts(v) == outArg; }))
       continue;
-    AccumulationKind kind = combinerKind(combiner);
+    AccumulationKind kind = classifyCombiner(combiner);
     if (!found || lossRank(kind) > lossRank(acc.kind))
       acc.kind = kind;
     found = true;
@@ -288,17 +258,15 @@ std::optional<std::string> linalgRewriteBlocker(linalg::LinalgOp op,
   if (!onBuffers && !op.hasPureTensorSemantics())
     return std::string("mixes tensors and buffers");
   for (Value operand : op->getOperands())
-    if (isFloatBuffer(operand.getType()) &&
-        !isa<MemRefType>(operand.getType()))
+    if (isFloatBuffer(operand.getType()) && !isa<MemRefType>(operand.getType()))
       return std::string("buffer operand cannot be copied");
-  FloatType computeType =
-      accumulatesLossily(op, lowType) ? accType : lowType;
+  FloatType computeType = accumulatesLossily(op, lowType) ? accType : lowType;
   Block *body = op.getBlock();
   if (!body || canConvertBodyInPlace(*body, computeType))
     return std::nullopt;
   auto regionBuilder = op.getRegionBuilder();
-  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp,
-                            linalg::ReduceOp>(op.getOperation()))
+  if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(
+                           op.getOperation()))
     return std::nullopt;
   for (Operation &nested : body->without_terminator()) {
     if (isa<arith::ExtFOp, arith::TruncFOp>(nested) ||
@@ -307,8 +275,8 @@ std::optional<std::string> linalgRewriteBlocker(linalg::LinalgOp op,
       continue;
     if (std::optional<std::string> blocker =
             getRewriteBlocker(&nested, computeType, computeType))
-      return ("body cannot be converted: " +
-              nested.getName().getStringRef() + ": " + *blocker)
+      return ("body cannot be converted: " + nested.getName().getStringRef() +
+              ": " + *blocker)
           .str();
   }
   return std::nullopt;
@@ -460,8 +428,7 @@ struct StructuredOpModel
             : TargetOpKind::Transcendental;
     return targetSupports(target, kind, type);
   }
-  std::optional<std::string> getRewriteBlocker(Operation *op,
-                                               FloatType lowType,
+  std::optional<std::string> getRewriteBlocker(Operation *op, FloatType lowType,
                                                FloatType accType) const {
     return linalgRewriteBlocker(cast<linalg::LinalgOp>(op), lowType, accType);
   }

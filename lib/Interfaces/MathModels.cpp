@@ -1,5 +1,4 @@
-//===- MathModels.cpp - AmpOpInterface models for math
-//---------------------===//
+//===- MathModels.cpp - AmpOpInterface models for math --------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -9,7 +9,9 @@
 #define AMP_LIB_INTERFACES_MODELSUPPORT_H
 
 #include "amp/Interfaces/AmpOpInterface.h"
+
 #include "amp/Target/TargetCapabilities.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir {
 namespace amp {
@@ -53,6 +55,38 @@ inline void getRetypedTypes(Operation *op, FloatType elementType,
         isDataResult(op, result.getResultNumber())
             ? withFloatElementType(result.getType(), elementType)
             : result.getType());
+}
+
+/// What an accumulation's combiner computes (`acc = acc <op> x`): the one
+/// classification the linalg and scf models share.
+inline AccumulationKind classifyCombiner(Operation *combiner) {
+  if (isa<arith::AddFOp, arith::SubFOp>(combiner))
+    return AccumulationKind::Sum;
+  if (isa<arith::MulFOp>(combiner))
+    return AccumulationKind::Product;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(combiner))
+    return AccumulationKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp>(combiner))
+    return AccumulationKind::Min;
+  return AccumulationKind::Other;
+}
+
+/// Ranks accumulation kinds by how much they lose, so that an op with
+/// several accumulators reports its worst: exact max/min < sum < product <
+/// anything else.
+inline int lossRank(AccumulationKind kind) {
+  switch (kind) {
+  case AccumulationKind::Max:
+  case AccumulationKind::Min:
+    return 0;
+  case AccumulationKind::Sum:
+    return 1;
+  case AccumulationKind::Product:
+    return 2;
+  case AccumulationKind::Other:
+    return 3;
+  }
+  llvm_unreachable("unknown accumulation kind");
 }
 
 /// A model that retypes its op generically (every float operand, result and

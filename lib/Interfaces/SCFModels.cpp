@@ -1,5 +1,4 @@
-//===- StructureModels.cpp - AmpOpInterface models for scf
-//-----------------------===//
+//===- SCFModels.cpp - AmpOpInterface models for scf ----------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -37,20 +36,12 @@ std::optional<AccumulationInfo> forAccumulation(scf::ForOp loop) {
     Operation *update = yield.getOperand(i).getDefiningOp();
     if (!update || !llvm::is_contained(update->getOperands(), iterArg))
       continue;
-    AccumulationKind kind;
-    if (isa<arith::AddFOp, arith::SubFOp>(update))
-      kind = AccumulationKind::Sum;
-    else if (isa<arith::MulFOp>(update))
-      kind = AccumulationKind::Product;
-    else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(update))
-      kind = AccumulationKind::Max;
-    else if (isa<arith::MinimumFOp, arith::MinNumFOp>(update))
-      kind = AccumulationKind::Min;
-    else
+    AccumulationKind kind = classifyCombiner(update);
+    if (kind == AccumulationKind::Other)
       continue;
-    // Report the lossiest carried value.
-    if (!found || (info.kind == AccumulationKind::Max ||
-                   info.kind == AccumulationKind::Min))
+    // Report the lossiest carried value, ranked as the linalg model ranks
+    // its outputs.
+    if (!found || lossRank(kind) > lossRank(info.kind))
       info.kind = kind;
     found = true;
     info.accumulatorOperands.push_back(
@@ -59,15 +50,8 @@ std::optional<AccumulationInfo> forAccumulation(scf::ForOp loop) {
   }
   if (!found)
     return std::nullopt;
-  APInt lb, ub, step;
-  if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
-      matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
-      matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
-      step.getSExtValue() > 0) {
-    int64_t span = ub.getSExtValue() - lb.getSExtValue();
-    info.reductionSize =
-        span <= 0 ? 0 : (span + step.getSExtValue() - 1) / step.getSExtValue();
-  }
+  if (std::optional<APInt> trips = loop.getStaticTripCount())
+    info.reductionSize = trips->getSExtValue();
   return info;
 }
 

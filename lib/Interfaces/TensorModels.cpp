@@ -1,5 +1,4 @@
-//===- TensorModels.cpp - AmpOpInterface models for tensor
-//-----------------===//
+//===- TensorModels.cpp - AmpOpInterface models for tensor ----------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -1,5 +1,4 @@
-//===- TosaModels.cpp - AmpOpInterface models for tosa
-//---------------------===//
+//===- TosaModels.cpp - AmpOpInterface models for tosa --------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

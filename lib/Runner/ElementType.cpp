@@ -7,6 +7,10 @@
 
 #include "amp/Runner/ElementType.h"
 
+#include "llvm/ADT/APFloat.h"
+
+#include <vector>
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -81,60 +85,46 @@ static float bitsToFloat(uint32_t bits) {
   return value;
 }
 
-static uint32_t floatToBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
+// f16 and bf16 conversions are APFloat's (round to nearest even, NaNs
+// quiet); decoding goes through a table of all 2^16 values, built once with
+// APFloat, since whole .npy arrays are decoded on the host.
+
+static float decodeWith(const llvm::fltSemantics &semantics, uint16_t bits) {
+  llvm::APFloat value(semantics, llvm::APInt(16, bits));
+  bool losesInfo = false;
+  value.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToFloat();
+}
+
+static uint16_t encodeWith(const llvm::fltSemantics &semantics, float f) {
+  llvm::APFloat value(f);
+  bool losesInfo = false;
+  value.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return uint16_t(value.bitcastToAPInt().getZExtValue());
 }
 
 float mlir::amp::runtime::halfToFloat(uint16_t bits) {
-  uint32_t sign = uint32_t(bits & 0x8000) << 16;
-  uint32_t exponent = (bits >> 10) & 0x1f;
-  uint32_t mantissa = bits & 0x3ff;
-  if (exponent == 0x1f) // Infinity or NaN (payload kept).
-    return bitsToFloat(sign | 0x7f800000 | (mantissa << 13));
-  if (exponent == 0) {
-    // Zero or subnormal: mantissa * 2^-24, exact in f32.
-    float magnitude = std::ldexp(float(mantissa), -24);
-    return sign ? -magnitude : magnitude;
-  }
-  return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+  static const std::vector<float> table = [] {
+    std::vector<float> t(1 << 16);
+    for (uint32_t b = 0; b < t.size(); ++b)
+      t[b] = decodeWith(llvm::APFloat::IEEEhalf(), uint16_t(b));
+    return t;
+  }();
+  return table[bits];
 }
 
 float mlir::amp::runtime::bfloat16ToFloat(uint16_t bits) {
+  // Every bf16 is the f32 of its bits followed by 16 zeros (APFloat agrees).
   return bitsToFloat(uint32_t(bits) << 16);
 }
 
 uint16_t mlir::amp::runtime::floatToHalf(float value) {
-  uint32_t bits = floatToBits(value);
-  uint16_t sign = (bits >> 16) & 0x8000;
-  uint32_t magnitude = bits & 0x7fffffff;
-  if (magnitude > 0x7f800000) // NaN: quiet, keep the top payload bits.
-    return sign | 0x7e00 | ((magnitude >> 13) & 0x3ff);
-  // 65520 = largest f16 (65504) plus half an ulp rounds to infinity.
-  if (magnitude >= 0x477ff000)
-    return sign | 0x7c00;
-  if (magnitude < 0x38800000) {
-    // Below the smallest normal f16 (2^-14): round value * 2^24 to an
-    // integer, ties to even (nearbyint in the default rounding mode).
-    float scaled = std::ldexp(bitsToFloat(magnitude), 24);
-    return sign | uint16_t(std::nearbyint(scaled));
-  }
-  // Normal: rebias the exponent, round the 13 dropped mantissa bits.
-  uint32_t rebased = magnitude - (112u << 23);
-  uint32_t half = rebased >> 13;
-  uint32_t rest = rebased & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
-    ++half; // A carry into the exponent is the correct rounding.
-  return sign | uint16_t(half);
+  return encodeWith(llvm::APFloat::IEEEhalf(), value);
 }
 
 uint16_t mlir::amp::runtime::floatToBfloat16(float value) {
-  uint32_t bits = floatToBits(value);
-  if ((bits & 0x7fffffff) > 0x7f800000) // NaN: quiet it.
-    return uint16_t((bits >> 16) | 0x40);
-  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
-  return uint16_t((bits + rounding) >> 16);
+  return encodeWith(llvm::APFloat::BFloat(), value);
 }
 
 double mlir::amp::runtime::loadAsDouble(ElementKind kind, const void *address) {

@@ -14,35 +14,21 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 /// Erases the functions `entry` does not reach through symbol uses (test
 /// drivers and other entry points sharing the file), so that nothing the
-/// call does not need is lowered or compiled.
+/// call does not need is lowered or compiled: every other function becomes
+/// private and upstream's symbol-dce removes the unused ones.
 static void eraseUnreachableFunctions(ModuleOp module, func::FuncOp entry) {
-  SymbolTable symbols(module);
-  llvm::SmallPtrSet<Operation *, 16> reached;
-  reached.insert(entry);
-  SmallVector<Operation *> worklist{entry};
-  while (!worklist.empty()) {
-    Operation *function = worklist.pop_back_val();
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(function);
-    if (!uses)
-      continue;
-    for (const SymbolTable::SymbolUse &use : *uses) {
-      Operation *callee = symbols.lookup(use.getSymbolRef().getRootReference());
-      if (isa_and_nonnull<func::FuncOp>(callee) &&
-          reached.insert(callee).second)
-        worklist.push_back(callee);
-    }
-  }
-  for (auto function :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (!reached.contains(function))
-      function.erase();
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function != entry && !function.isDeclaration())
+      function.setPrivate();
+  PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
+  (void)pm.run(module);
 }
 
 void mlir::amp::runtime::prepareEntry(ModuleOp module, StringRef entry) {

@@ -1,5 +1,4 @@
-//===- Policy.h - User precision policy: options and policy files -*- C++
-//-*-===//
+//===- Policy.h - User precision policy -------------------------*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

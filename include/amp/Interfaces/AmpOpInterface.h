@@ -74,9 +74,8 @@ FailureOr<Operation *> convertByRetyping(RewriterBase &rewriter, Operation *op,
 /// fit `lowType` or, for an op without a model, no trait keeps a retyped op
 /// valid (a model that keeps the default convertToPrecision on an op whose
 /// traits do not allow retyping overrides getRewriteBlocker).
-std::optional<std::string> getRewriteBlockerFromTraits(Operation *op,
-                                                       FloatType lowType,
-                                                       bool hasModel);
+std::optional<std::string>
+getRewriteBlockerFromTraits(Operation *op, FloatType lowType, bool hasModel);
 } // namespace detail
 } // namespace amp
 } // namespace mlir

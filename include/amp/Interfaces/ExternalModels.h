@@ -1,5 +1,4 @@
-//===- ExternalModels.h - AmpOpInterface models for upstream dialects -*- C++
-//-*-===//
+//===- ExternalModels.h - Models for upstream dialects ----------*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

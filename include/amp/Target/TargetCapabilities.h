@@ -1,5 +1,4 @@
-//===- TargetCapabilities.h - What a target can do in low precision -*- C++
-//-*-===//
+//===- TargetCapabilities.h - What targets compute low ----------*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

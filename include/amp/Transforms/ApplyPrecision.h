@@ -1,5 +1,4 @@
-//===- ApplyPrecision.h - Rewrite a program to its assigned precision -*- C++
-//-*-===//
+//===- ApplyPrecision.h - Rewrite to assigned precision ---------*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -105,13 +107,14 @@ LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
   for (auto [dim, range] : llvm::enumerate(op.getStaticLoopRanges()))
     tileSizes.push_back(dim == vectorDim->first ? vectorDim->second
                                                 : (range == 1 ? 0 : 1));
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(tileSizes);
-  options.setLoopType(linalg::LinalgTilingLoopType::Loops);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
   rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled =
-      linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
     return failure();
   rewriter.eraseOp(op);
 
@@ -120,7 +123,7 @@ LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
   // whose other dimensions are leading unit ones, which are then dropped (a
   // matmul tile (i, j, k) would otherwise read 16x1 vectors, which LLVM
   // splits into scalars).
-  Operation *tile = tiled->op;
+  Operation *tile = tiled->tiledOps.front();
   if (auto generic = dyn_cast<linalg::GenericOp>(tile)) {
     SmallVector<unsigned> order;
     for (unsigned dim = 0, e = generic.getNumLoops(); dim < e; ++dim)

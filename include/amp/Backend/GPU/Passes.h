@@ -1,5 +1,4 @@
-//===- Passes.h - Lowering passes for GPU kernels (NVVM and SPIR-V) ---*- C++
-//-*-===//
+//===- Passes.h - Lowering passes for GPU kernels ---------------*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
