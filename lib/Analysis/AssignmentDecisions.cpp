@@ -201,6 +201,12 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     d.reason = getCategory(op, d.lowType).reason.str();
     for (Value r : op->getResults())
       f32Sources.push_back(r);
+    // A cast on buffers writes its result into a buffer: that buffer keeps
+    // the type the cast writes (as a cast's result on tensors does).
+    if (isFloatCast(op))
+      for (Value operand : op->getOperands())
+        if (isFloatBuffer(operand.getType()))
+          f32Sources.push_back(operand);
     return;
   }
 

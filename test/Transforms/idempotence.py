@@ -16,11 +16,6 @@ import random_programs  # noqa: E402
 AMP_OPT, TEST_ROOT = sys.argv[1], sys.argv[2]
 OPTIONS = ["", "precision=bf16", "placement=greedy", "placement=naive",
            "precision=bf16 accumulate=low"]
-# Known exception: TVM's greedy rule on buffers (memrefs) labels a buffer
-# group from its first writer, which amp's own copy generics change on the
-# first run; the default (optimal) placement has no such exception.
-KNOWN = {("Integration/mp-buffers.mlir", "placement=greedy"),
-         ("Transforms/mixed-precision-buffers.mlir", "placement=greedy")}
 
 
 def run(path, pipeline):
@@ -64,8 +59,6 @@ for seed in (1, 2):
 failures, differ, failed, runs = [], 0, 0, 0
 for path in sorted(inputs):
     for opts in OPTIONS:
-        if (os.path.relpath(path, TEST_ROOT), opts) in KNOWN:
-            continue
         d, f = twice(path, f"--mixed-precision={opts}", failures,
                      f"{os.path.relpath(path, TEST_ROOT)} [{opts}]")
         differ, failed, runs = differ + d - f, failed + f, runs + 1
