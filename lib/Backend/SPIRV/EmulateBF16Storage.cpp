@@ -10,6 +10,13 @@
 //   2. bf16 to i16 everywhere, with exact bit-level extf/truncf;
 //   3. the launches of changed kernels cast their bf16 buffers to i16.
 //
+// Why not upstream's arith::populateExpandBFloat16Patterns: they expand
+// extf/truncf into integer code but keep bf16-typed values (bitcasts from
+// and to i16), and SPIR-V has no bf16 type at all: here every bf16 value,
+// buffer and kernel argument must become i16. The conversions are the
+// same round-to-nearest-even; NaNs keep their sign and payload (quieted)
+// where upstream returns one canonical NaN.
+//
 //===----------------------------------------------------------------------===//
 
 #include "amp/Backend/SPIRV/Passes.h"
