@@ -86,12 +86,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   }
   for (NamedAttribute attr : op->getAttrs()) {
     Attribute value = attr.getValue();
-    FloatType elt;
-    if (auto f = dyn_cast<FloatAttr>(value))
-      elt = dyn_cast<FloatType>(f.getType());
-    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
-      elt = dyn_cast<FloatType>(d.getElementType());
-    if (elt && elt.isF32() && failed(convertFloatAttr(value, low))) {
+    if (isF32DataAttr(value) && failed(convertFloatAttr(value, low))) {
       std::string msg;
       llvm::raw_string_ostream os(msg);
       os << "attribute '" << attr.getName().getValue() << "' does not fit "

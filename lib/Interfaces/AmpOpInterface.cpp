@@ -226,6 +226,13 @@ static bool mostlyFlushed(unsigned nonzero, unsigned flushed) {
   return flushed > 0 && 2 * flushed > nonzero;
 }
 
+bool mlir::amp::isF32DataAttr(Attribute attr) {
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getType().isF32();
+  auto dense = dyn_cast<DenseFPElementsAttr>(attr);
+  return dense && dense.getElementType().isF32();
+}
+
 bool mlir::amp::isFloatDataAttr(Attribute attr) {
   if (isa<FloatAttr>(attr))
     return true;
@@ -351,21 +358,11 @@ static bool traitsAllowRetyping(Operation *op) {
 std::optional<std::string>
 mlir::amp::detail::getRewriteBlockerFromTraits(Operation *op, FloatType lowType,
                                                bool hasModel) {
+  // Float attributes that do not fit are found by the analysis for every op
+  // (they keep it f32 before this is asked).
   if (!hasModel && !traitsAllowRetyping(op))
     return std::string(
         "no amp model and no trait that keeps a retyped op valid");
-  for (NamedAttribute attr : op->getAttrs()) {
-    Attribute value = attr.getValue();
-    FloatType elt;
-    if (auto f = dyn_cast<FloatAttr>(value))
-      elt = dyn_cast<FloatType>(f.getType());
-    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
-      elt = dyn_cast<FloatType>(d.getElementType());
-    if (elt && elt.isF32() && failed(convertFloatAttr(value, lowType)))
-      return ("attribute '" + attr.getName().getValue() + "' overflows " +
-              (lowType.isF16() ? "f16" : "bf16"))
-          .str();
-  }
   return std::nullopt;
 }
 
@@ -425,14 +422,9 @@ FailureOr<Operation *> mlir::amp::convertByRetypingWith(
   bool attrsChanged = false;
   for (NamedAttribute attr : op->getAttrs()) {
     Attribute value = attr.getValue();
-    FloatType elt;
-    if (auto f = dyn_cast<FloatAttr>(value))
-      elt = dyn_cast<FloatType>(f.getType());
-    else if (auto d = dyn_cast<DenseFPElementsAttr>(value))
-      elt = dyn_cast<FloatType>(d.getElementType());
     // Only wider float attributes are data to narrow; an attribute that is
     // already low (or f64 configuration) is left alone.
-    if (!elt || !elt.isF32()) {
+    if (!isF32DataAttr(value)) {
       newAttrs.push_back(attr);
       continue;
     }

@@ -129,6 +129,9 @@ void eraseUnusedCasts(RewriterBase &rewriter, ValueRange values);
 /// True for float data convertFloatAttr handles: a FloatAttr, or dense
 /// elements of a float or complex float type.
 bool isFloatDataAttr(Attribute attr);
+/// True for f32 float attributes (scalar or dense): data a conversion to a
+/// low type narrows; f64 and already-low attributes are left alone.
+bool isF32DataAttr(Attribute attr);
 /// True if createFloatCast can produce a cast from `from` to `to`.
 bool canCreateFloatCast(Type from, Type to);
 
