@@ -260,9 +260,14 @@ std::optional<std::string> linalgRewriteBlocker(linalg::LinalgOp op,
   for (Value operand : op->getOperands())
     if (isFloatBuffer(operand.getType()) && !isa<MemRefType>(operand.getType()))
       return std::string("buffer operand cannot be copied");
-  FloatType computeType = accumulatesLossily(op, lowType) ? accType : lowType;
+  // A body of plain arithmetic whose constants fit the low type converts in
+  // place whatever the compute type (f32 holds them too): the common case,
+  // decided without summarising the body.
   Block *body = op.getBlock();
-  if (!body || canConvertBodyInPlace(*body, computeType))
+  if (!body || canConvertBodyInPlace(*body, lowType))
+    return std::nullopt;
+  FloatType computeType = accumulatesLossily(op, lowType) ? accType : lowType;
+  if (canConvertBodyInPlace(*body, computeType))
     return std::nullopt;
   auto regionBuilder = op.getRegionBuilder();
   if (regionBuilder && !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(
