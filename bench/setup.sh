@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what the accuracy benchmark (bench/accuracy/run.py) needs beyond
 # ./scripts/setup.sh: Debian's PyTorch, scikit-learn (the digits data set),
 # matplotlib, Pillow and the DejaVu fonts (OCR inputs), ONNX, npm (the

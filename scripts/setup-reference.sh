@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs ONNX Runtime for Node.js (onnxruntime-node, CPU provider) from the
 # npm registry into tools/onnx/ort/node_modules: the f32 reference
 # that `tools/onnx/check.py` and the `onnxruntime` lit tests compare

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what amp needs (Debian packages), configures and builds it, and
 # runs amp on a bundled example. Safe to run again: it installs only what is
 # missing and rebuilds incrementally.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds what changed and runs amp's lit suite; ends with the line
 # "N passed, N failed[, N skipped]". Run ./scripts/setup.sh once first.
 set -uo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """FLOPs, weight bytes and casts of a tensor-level MLIR function, from its text.
 
 The program is printed in MLIR's generic form (amp-opt

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The accuracy benchmark: amp's mixed precision on models with real weights and inputs.
 
     /usr/bin/python3 bench/accuracy/run.py                 # all models, writes docs/

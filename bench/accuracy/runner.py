@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Running a tensor-level MLIR function on the CPU with numpy inputs.
 
 Two ways, the first that works is used:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Casts placed by mixed-precision on the benchmark models, per placement.
 
 For each model and each placement (naive: casts at every boundary of an

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes an MLIR module of N transformer-like blocks in linalg on tensors.
 
 Each block is what amp meets in real models: a layer norm written as plain
@@ -7,7 +8,11 @@ projection, attention scores, a softmax, the weighted sum, an output
 projection with a residual add, and an MLP with tanh. Blocks are chained in
 one function so the analysis sees one long program.
 
-  gen_model.py BLOCKS [--seq S] [--hidden H] > model.mlir
+With `--style named` each block is made of named linalg ops instead, as
+importers of PyTorch/ONNX models emit them: matmul, add, max (relu),
+softmax, a sum as linalg.reduce, linalg.broadcast of it, and mul.
+
+  gen_model.py BLOCKS [--style generic|named] [--seq S] [--hidden H] > model.mlir
 """
 import argparse
 import sys
@@ -49,10 +54,29 @@ def block(b, x, s, h, out):
     return f"{p}out"
 
 
+def named_block(b, x, s, h, out):
+    """A block of named linalg ops reading `x`; returns the result's name."""
+    t = f"tensor<{s}x{h}xf32>"
+    row = f"tensor<{s}xf32>"
+    w = f"tensor<{h}x{h}xf32>"
+    p = f"%b{b}_"
+    e = out.append
+    e(f"  {p}mm = linalg.matmul ins({x}, %wq : {t}, {w}) outs(%z2 : {t}) -> {t}")
+    e(f"  {p}add = linalg.add ins({p}mm, {x} : {t}, {t}) outs(%e2 : {t}) -> {t}")
+    e(f"  {p}relu = linalg.max ins({p}add, %z2 : {t}, {t}) outs(%e2 : {t}) -> {t}")
+    e(f"  {p}sm = linalg.softmax dimension(1) ins({p}relu : {t}) outs(%e2 : {t}) -> {t}")
+    e(f"  {p}sum = linalg.reduce ins({p}sm : {t}) outs(%zrow : {row}) dimensions = [1]")
+    e(f"    (%in: f32, %acc: f32) {{\n      %r = arith.addf %in, %acc : f32\n      linalg.yield %r : f32\n    }}")
+    e(f"  {p}bc = linalg.broadcast ins({p}sum : {row}) outs(%e2 : {t}) dimensions = [1]")
+    e(f"  {p}out = linalg.mul ins({p}bc, {p}mm : {t}, {t}) outs(%e2 : {t}) -> {t}")
+    return f"{p}out"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("blocks", type=int)
+    ap.add_argument("--style", choices=["generic", "named"], default="generic")
     ap.add_argument("--seq", type=int, default=16)
     ap.add_argument("--hidden", type=int, default=32)
     args = ap.parse_args()
@@ -77,7 +101,7 @@ def main():
     out.append(f"  %zsq = linalg.fill ins(%zero : f32) outs(%esq : tensor<{s}x{s}xf32>) -> tensor<{s}x{s}xf32>")
     x = "%x"
     for b in range(args.blocks):
-        x = block(b, x, s, h, out)
+        x = (named_block if args.style == "named" else block)(b, x, s, h, out)
     out.append(f"  return {x} : {t}")
     out.append("}")
     sys.stdout.write("\n".join(out) + "\n")

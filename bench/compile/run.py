@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Times the mixed-precision pass against parsing and printing the same file.
 
-For each model size it generates N transformer-like blocks (gen_model.py),
+For each model size it generates N transformer-like blocks (gen_model.py,
+`--style generic`: layer norms and attention written as generics; `--style
+named`: blocks of named linalg ops),
 runs `amp-opt FILE --mixed-precision --mlir-timing` several times, and takes
 the median of the parser, pass and printer times of each run, so the pass and
 its baseline are measured side by side in one process. The verifier run after
 the pass is switched off (--verify-each=false): it is the same for any pass.
 
   bench/compile/run.py [--amp-opt build/bin/amp-opt] [--blocks 50 200 ...]
+                       [--style generic|named] [--placement optimal|greedy]
                        [--repeat 3] [--markdown docs/Performance.md]
 """
 import argparse
@@ -59,6 +63,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--placement", default="optimal",
                     choices=["optimal", "greedy", "naive"])
+    ap.add_argument("--style", default="generic", choices=["generic", "named"])
     ap.add_argument("--markdown", help="write the results table to this file")
     args = ap.parse_args()
 
@@ -68,7 +73,8 @@ def main():
             path = os.path.join(tmp, f"model{blocks}.mlir")
             with open(path, "w") as f:
                 subprocess.run([sys.executable, os.path.join(HERE, "gen_model.py"),
-                                str(blocks)], stdout=f, check=True)
+                                str(blocks), "--style", args.style],
+                               stdout=f, check=True)
             ops = count_ops(args.amp_opt, path)
             runs = [timing(args.amp_opt, path,
                            [f"--mixed-precision=placement={args.placement}"])
@@ -98,9 +104,11 @@ def main():
                          f"| {r['pass']:.3f} | {r['ratio']:.2f} | {r['us_per_op']:.2f} |")
         machine = f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
         text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        tag = f"compile-benchmark-{args.placement}"
+        tag = (f"compile-benchmark-{args.placement}" if args.style == "generic"
+               else f"compile-benchmark-{args.style}-{args.placement}")
         section = (f"<!-- {tag}:begin -->\n"
-                   f"`placement={args.placement}`. Measured on: {machine}; "
+                   f"`--style {args.style}`, `placement={args.placement}`. "
+                   f"Measured on: {machine}; "
                    f"median of {args.repeat} runs per size.\n\n"
                    + "\n".join(lines) + f"\n<!-- {tag}:end -->")
         if f"<!-- {tag}:begin -->" in text:

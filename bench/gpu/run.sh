@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # f32 vs f16 vs bf16 on an NVIDIA GPU with amp-run --backend=cuda: the
 # programs of bench/runtime/programs.py (relu(a*b + a) on 16M elements,
 # elementwise chain and softmax on 4M elements, 512^3 matmul), each converted by mixed-precision, run on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The programs the run-time benchmarks time (bench/runtime, bench/gpu).
 
 Each is an f32 function on tensors, written in the linalg dialect:

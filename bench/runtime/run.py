@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """f32 vs f16 vs bf16 run time of the same programs, side by side.
 
 For each program of programs.py (bandwidth-bound: an elementwise chain and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """amp from Python: convert MLIR programs to mixed precision, in-process.
 
     import amp

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ctypes declarations of amp's C API (include/amp-c/Amp.h).
 
 The library (libAmpCAPI.so) is looked for, in order:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """convert() and lower(): the mixed-precision pass and amp's lowerings."""
 
 import json

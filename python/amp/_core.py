@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Contexts, modules and diagnostics over amp's C API."""
 
 import ctypes

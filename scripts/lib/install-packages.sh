@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Sourced by amp's setup scripts: amp_install_packages NAME PACKAGE...
 # installs the Debian packages that are missing (with sudo when not root),
 # prefixing its messages with NAME.

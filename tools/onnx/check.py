@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Check an imported model against ONNX Runtime on the same inputs.
 
     python3 tools/onnx/check.py MODEL.onnx --shape x=1,3,48,192 \

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX's own operator test cases, run through the importer.
 
     python3 tools/onnx/conformance.py [OP ...] [--precision f16|bf16] [-v]

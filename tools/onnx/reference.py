@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX Runtime as the f32 reference for imported models.
 
     from reference import run_reference, available      # tools/onnx on sys.path

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Run imported (tensor-level) MLIR functions on the CPU with amp-run.
 
     from runner import run_mlir, run_many

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The digits data set and its fixed split, without PyTorch.
 
 scikit-learn's bundled handwritten digits (8x8 images, 10 classes), split

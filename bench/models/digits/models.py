@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Four small classifiers for scikit-learn's bundled digits (8x8 images).
 
 Shared by train.py (which trains and exports them) and the accuracy

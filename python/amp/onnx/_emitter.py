@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The emitter: the function body being written, as MLIR text.
 
 It owns the spelling of what converters emit and the SSA names: `fresh()`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The errors of the ONNX importer (the first stage: it imports nothing).
 
 OnnxImportError is what users see: the model cannot be imported faithfully,

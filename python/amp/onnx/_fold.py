@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Import-time evaluation of ONNX nodes whose inputs are all constants.
 
 Shape subgraphs (Shape -> Gather -> Concat -> Reshape, ConstantOfShape,

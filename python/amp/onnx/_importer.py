@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX graph -> one MLIR function on tensors.
 
 The graph is walked in its (topological) node order. Every ONNX value

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """MLIR text for the ONNX importer: types, dense constants, values.
 
 The importer writes MLIR as text (Debian ships no MLIR Python bindings).

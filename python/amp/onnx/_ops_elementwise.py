@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Elementwise converters: arithmetic with numpy broadcasting, activations,
 comparisons, Where and Cast.
 

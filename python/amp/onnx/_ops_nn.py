@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Neural-network converters: convolutions, pools, normalizations, matmuls,
 softmax, reductions, resize and Einsum. (The recurrent ones, LSTM, GRU and
 RNN, are in _ops_recurrent.py.)"""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Recurrent converters: LSTM, GRU and RNN on one scaffolding.
 
 `_recurrent()` does what the three share: the attributes (direction,

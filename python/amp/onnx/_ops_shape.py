@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Data movement converters: Reshape, Transpose, Concat, Slice, Gather, ...
 
 Index arguments (shapes, axes, starts, ...) must be constants; with static

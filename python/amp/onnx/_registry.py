@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The op registry: ONNX op type -> how to import it.
 
 Op modules register what they handle when they are imported:

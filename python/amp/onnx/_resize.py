@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ONNX Resize modes as tosa.resize parameters.
 
 tosa.resize maps output row o to the input coordinate y = (o*D + OFF) / N

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Runs an ONNX model with ONNX Runtime's CPU provider (onnxruntime-node), the
 // f32 reference for models imported by amp.onnx.
 //
