@@ -61,16 +61,21 @@ Executable::create(ModuleOp module, EntrySignature signature,
     return engine.takeError();
 
   // The program's malloc and free become the runtime's, so that every buffer
-  // it allocates is one the device can use.
-  if (options.alloc && options.free) {
+  // it allocates is one the device can use; host functions it calls by name
+  // are bound to theirs.
+  if ((options.alloc && options.free) || !options.symbols.empty()) {
     (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
       auto add = [&](llvm::StringRef name, void *address) {
         symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                    llvm::JITSymbolFlags::Exported};
       };
-      add("malloc", reinterpret_cast<void *>(options.alloc));
-      add("free", reinterpret_cast<void *>(options.free));
+      if (options.alloc && options.free) {
+        add("malloc", reinterpret_cast<void *>(options.alloc));
+        add("free", reinterpret_cast<void *>(options.free));
+      }
+      for (const auto &[name, address] : options.symbols)
+        add(name, address);
       return symbols;
     });
   }

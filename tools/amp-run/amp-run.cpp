@@ -7,12 +7,16 @@
 //         [--input=a.npy ... [--cast-inputs] | --seed=N] [--save-inputs=DIR]
 //         [--output=r.npy ...] [--repeat=N]
 //         [--compare=ref.npy ... --rtol=R --atol=A]
+//         [--input-dir=DIR ...] [--calibrate=ranges.json]
+//         [--find-nonfinite [--f32=orig.mlir] [--nonfinite-report=r.json]]
 //
 // FILE holds tensor-level MLIR (the f32 original or what mixed-precision
 // made of it). amp-run lowers it in-process with the backend's amp
 // pipeline, JIT-compiles it with mlir::ExecutionEngine, calls the entry
 // function on .npy or seeded inputs, and writes, prints, times or compares
-// its results. See docs/Runner.md.
+// its results. With probes in the program (CPU only), it also writes the
+// ranges of its f32 values for mixed-precision{ranges=...}, or reports the
+// first op that computed an infinity or a NaN. See docs/Runner.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +26,9 @@
 #include "amp/Runner/EntrySignature.h"
 #include "amp/Runner/Executable.h"
 #include "amp/Runner/Lowering.h"
+#include "amp/Runner/NonfiniteReport.h"
 #include "amp/Runner/Npy.h"
+#include "amp/Runner/Probes.h"
 #include "amp/Runner/RandomInputs.h"
 #include "amp/Runner/RuntimeLibrary.h"
 
@@ -103,6 +109,30 @@ static cl::opt<std::string> gpuFormat(
     cl::init("isa"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
+static cl::list<std::string> inputDirs(
+    "input-dir",
+    cl::desc("A folder of .npy files named arg<k>.npy (as --save-inputs "
+             "writes them): one call per folder"),
+    cl::value_desc("dir"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<std::string> calibratePath(
+    "calibrate",
+    cl::desc("Observe every f32 value the program computes (CPU backend) and "
+             "write their ranges to FILE, for mixed-precision{ranges=FILE}"),
+    cl::value_desc("ranges.json"), cl::cat(category));
+static cl::opt<bool> findNonfinite(
+    "find-nonfinite",
+    cl::desc("Observe every f32, f16 and bf16 value the program computes "
+             "(CPU backend) and report the first one to hold inf or NaN"),
+    cl::init(false), cl::cat(category));
+static cl::opt<std::string> f32Path(
+    "f32",
+    cl::desc("With --find-nonfinite: the f32 program the one run was "
+             "converted from; says what it computes at the op found"),
+    cl::value_desc("orig.mlir"), cl::cat(category));
+static cl::opt<std::string> nonfiniteReportPath(
+    "nonfinite-report",
+    cl::desc("With --find-nonfinite: also write the findings as JSON"),
+    cl::value_desc("report.json"), cl::cat(category));
 static cl::opt<bool>
     printLowered("print-lowered",
                  cl::desc("Print the lowered module to stderr"),
@@ -136,6 +166,194 @@ static void printSummary(unsigned index, const HostTensor &result) {
                << llvm::format(" sum=%.9g abs_sum=%.9g\n", sum, absSum);
 }
 
+namespace {
+/// A program file parsed in a context of its own, its diagnostics printed
+/// against its source.
+struct ProgramFile {
+  explicit ProgramFile(const DialectRegistry &registry)
+      : context(registry), diagnostics(sourceMgr, &context) {}
+
+  llvm::Error load(llvm::StringRef path) {
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!file)
+      return llvm::createStringError("cannot open '" + path +
+                                     "': " + file.getError().message());
+    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return llvm::createStringError("cannot parse '" + path + "'");
+    return llvm::Error::success();
+  }
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// The arguments of one call, and the folder they came from (empty for
+/// --input and --seed).
+struct InputSet {
+  std::string folder;
+  llvm::SmallVector<HostTensor> arguments;
+};
+} // namespace
+
+/// Reads argument `index` from `path`, converting its float dtype with
+/// --cast-inputs.
+static llvm::Expected<HostTensor> readArgument(const EntrySignature &signature,
+                                               unsigned index,
+                                               llvm::StringRef path) {
+  auto read = readNpy(path);
+  if (!read)
+    return read.takeError();
+  ElementKind expected = signature.arguments[index].kind;
+  bool convertible = read->getElementKind() != expected &&
+                     isFloatKind(read->getElementKind()) &&
+                     isFloatKind(expected);
+  if (castInputs && convertible)
+    *read = read->convertTo(expected);
+  if (llvm::Error err = checkArgument(signature, index, *read, path)) {
+    bool hint = convertible && !castInputs;
+    return llvm::createStringError(toString(std::move(err)) +
+                                   (hint ? " (--cast-inputs converts it)" : ""));
+  }
+  return std::move(*read);
+}
+
+/// The calls to make: one per --input-dir folder, or one on the --input
+/// files or seeded inputs.
+static llvm::Expected<std::vector<InputSet>>
+readInputSets(const EntrySignature &signature) {
+  unsigned count = signature.arguments.size();
+  std::vector<InputSet> sets;
+  for (const std::string &folder : inputDirs) {
+    InputSet set{folder, {}};
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::SmallString<256> path(folder);
+      llvm::sys::path::append(path, "arg" + llvm::Twine(i) + ".npy");
+      auto argument = readArgument(signature, i, path);
+      if (!argument)
+        return argument.takeError();
+      set.arguments.push_back(std::move(*argument));
+    }
+    sets.push_back(std::move(set));
+  }
+  if (!sets.empty())
+    return sets;
+
+  if (!inputs.empty() && inputs.size() != count)
+    return llvm::createStringError("@" + entryName + " takes " +
+                                   llvm::Twine(count) + " arguments, got " +
+                                   llvm::Twine(inputs.size()) +
+                                   " --input files");
+  InputSet set;
+  for (unsigned i = 0; i < count; ++i) {
+    auto argument = inputs.empty() ? generateArgument(signature, i, seed)
+                                   : readArgument(signature, i, inputs[i]);
+    if (!argument)
+      return argument.takeError();
+    set.arguments.push_back(std::move(*argument));
+  }
+  sets.push_back(std::move(set));
+  return sets;
+}
+
+/// Lowers `module` with the backend's pipeline and JIT-compiles it, with
+/// the probe functions bound when `probes`.
+static llvm::Expected<std::unique_ptr<Executable>>
+compile(ModuleOp module, const EntrySignature &signature,
+        const BackendDescription &backend,
+        const std::optional<RuntimeLibrary> &runtime, llvm::StringRef fileName,
+        bool probes) {
+  prepareEntry(module, signature.name);
+  std::string pipeline = getPipeline(
+      backend, BackendOptions{chip.getValue(), gpuFormat.getValue()});
+  if (failed(lowerModule(module, pipeline)))
+    return llvm::createStringError("lowering '" + fileName + "' with " +
+                                   pipeline + " failed");
+  if (probes)
+    removeProbeBufferizationHints(module);
+  if (backend.needsDeviceGlobals && runtime && runtime->mapGlobal)
+    routeGlobalsThroughRuntime(module, "ampRuntimeMapGlobal");
+  if (printLowered)
+    module->print(llvm::errs());
+
+  ExecutableOptions options;
+  options.optLevel = optLevel;
+  if (runtime) {
+    options.sharedLibraries.push_back(runtime->path);
+    options.alloc = runtime->alloc;
+    options.free = runtime->free;
+  }
+  // Helpers lowered code may call: memrefCopy and friends, and the print
+  // functions of test drivers that sit in the same file as the entry.
+  for (llvm::StringRef name :
+       {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
+    llvm::SmallString<256> path(AMP_MLIR_LIBRARY_DIR);
+    llvm::sys::path::append(path, name);
+    if (llvm::sys::fs::exists(path))
+      options.sharedLibraries.push_back(std::string(path));
+  }
+  if (probes)
+    options.symbols = getProbeSymbols();
+  return Executable::create(module, signature, options);
+}
+
+/// Runs the f32 program of --f32 with probes on the same inputs (their
+/// floats converted to its argument types) and looks up in it the op the
+/// report names.
+static llvm::Error compareWithF32Program(const DialectRegistry &registry,
+                                         const std::vector<InputSet> &sets,
+                                         const ProbedProgram &converted,
+                                         NonfiniteReport &report) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError("--f32: " + message);
+  };
+  ProgramFile program(registry);
+  if (llvm::Error err = program.load(f32Path))
+    return fail(toString(std::move(err)));
+  auto signature = readEntrySignature(*program.module, entryName);
+  if (!signature)
+    return fail(toString(signature.takeError()));
+  unsigned count = signature->arguments.size();
+  if (!sets.empty() && sets.front().arguments.size() != count)
+    return fail("@" + entryName + " of '" + f32Path + "' takes " +
+                llvm::Twine(count) + " arguments, the program run takes " +
+                llvm::Twine(sets.front().arguments.size()));
+  auto probed = insertProbes(*program.module,
+                             ProbeOptions{/*lowPrecision=*/true, entryName});
+  if (failed(probed))
+    return fail("cannot insert probes into '" + f32Path + "'");
+  auto executable = compile(*program.module, *signature, *lookupBackend("cpu"),
+                            std::nullopt, f32Path, /*probes=*/true);
+  if (!executable)
+    return fail(toString(executable.takeError()));
+
+  ProbeRecorder recorder(*probed);
+  recorder.install();
+  for (const InputSet &set : sets) {
+    llvm::SmallVector<HostTensor> arguments;
+    for (unsigned i = 0; i < count; ++i) {
+      const HostTensor &input = set.arguments[i];
+      ElementKind kind = signature->arguments[i].kind;
+      bool convert = input.getElementKind() != kind &&
+                     isFloatKind(input.getElementKind()) && isFloatKind(kind);
+      arguments.push_back(convert ? input.convertTo(kind) : input);
+      if (llvm::Error err = checkArgument(*signature, i, arguments.back(),
+                                          "the input"))
+        return fail(toString(std::move(err)));
+    }
+    llvm::SmallVector<double> millis;
+    auto results = (*executable)->run(arguments, 1, millis);
+    if (!results)
+      return fail(toString(results.takeError()));
+    recorder.countCall();
+  }
+  matchInF32Program(report, converted, *probed, recorder.getRanges(), f32Path);
+  return llvm::Error::success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -157,6 +375,24 @@ int main(int argc, char **argv) {
     return error("-O must be 0 to 3");
   if (relativeTolerance < 0 || absoluteTolerance < 0)
     return error("--rtol and --atol must not be negative");
+  bool probing = !calibratePath.empty() || findNonfinite;
+  if (probing && backend->backend != Backend::CPU)
+    return error("--calibrate and --find-nonfinite run on the CPU backend "
+                 "only, not --backend=" +
+                 backendName);
+  if (probing && repeat.getNumOccurrences())
+    return error("--repeat does not go with --calibrate or --find-nonfinite "
+                 "(it would time the probes)");
+  if (!findNonfinite && (!f32Path.empty() || !nonfiniteReportPath.empty()))
+    return error("--f32 and --nonfinite-report go with --find-nonfinite");
+  if (!inputDirs.empty() && !inputs.empty())
+    return error("give the inputs with --input or --input-dir, not both");
+  if (inputDirs.size() > 1 &&
+      (!outputs.empty() || !references.empty() || !saveInputs.empty() ||
+       repeat.getNumOccurrences()))
+    return error("--output, --compare, --save-inputs and --repeat take one "
+                 "set of inputs, got " +
+                 llvm::Twine(inputDirs.size()) + " --input-dir folders");
 
   // The backend's runtime, and whether a device is there, before any work.
   std::optional<RuntimeLibrary> runtime;
@@ -173,21 +409,13 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   amp::registerEverything(registry);
-  MLIRContext context(registry);
-
   // Parse errors are printed with their location by the handler.
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  auto file = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/true);
-  if (!file)
-    return error("cannot open '" + inputFile +
-                 "': " + file.getError().message());
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return error("cannot parse '" + inputFile + "'");
+  ProgramFile program(registry);
+  if (llvm::Error err = program.load(inputFile))
+    return error(std::move(err));
+  ModuleOp module = *program.module;
 
-  auto signature = readEntrySignature(*module, entryName);
+  auto signature = readEntrySignature(module, entryName);
   if (!signature)
     return error(signature.takeError());
   if (!outputs.empty() && outputs.size() != signature->results.size())
@@ -200,39 +428,13 @@ int main(int argc, char **argv) {
                  llvm::Twine(references.size()) + " --compare files");
 
   // Inputs: from .npy files, or generated.
-  llvm::SmallVector<HostTensor> arguments;
-  if (!inputs.empty() && inputs.size() != signature->arguments.size())
-    return error("@" + entryName + " takes " +
-                 llvm::Twine(signature->arguments.size()) + " arguments, got " +
-                 llvm::Twine(inputs.size()) + " --input files");
-  for (unsigned i = 0, e = signature->arguments.size(); i < e; ++i) {
-    if (inputs.empty()) {
-      auto generated = generateArgument(*signature, i, seed);
-      if (!generated)
-        return error(generated.takeError());
-      arguments.push_back(std::move(*generated));
-      continue;
-    }
-    auto read = readNpy(inputs[i]);
-    if (!read)
-      return error(read.takeError());
-    ElementKind expected = signature->arguments[i].kind;
-    bool convertible = read->getElementKind() != expected &&
-                       isFloatKind(read->getElementKind()) &&
-                       isFloatKind(expected);
-    if (castInputs && convertible)
-      *read = read->convertTo(expected);
-    if (llvm::Error err = checkArgument(*signature, i, *read, inputs[i])) {
-      bool hint = convertible && !castInputs;
-      return error(toString(std::move(err)) +
-                   (hint ? " (--cast-inputs converts it)" : ""));
-    }
-    arguments.push_back(std::move(*read));
-  }
+  auto sets = readInputSets(*signature);
+  if (!sets)
+    return error(sets.takeError());
   if (!saveInputs.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
       return error("cannot create '" + saveInputs + "': " + ec.message());
-    for (auto [i, argument] : llvm::enumerate(arguments)) {
+    for (auto [i, argument] : llvm::enumerate(sets->front().arguments)) {
       llvm::SmallString<256> path(saveInputs);
       llvm::sys::path::append(path, "arg" + llvm::Twine(i) + ".npy");
       if (llvm::Error err = writeNpy(path, argument))
@@ -240,44 +442,43 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Lower with the backend's pipeline.
-  prepareEntry(*module, entryName);
-  std::string pipeline = getPipeline(
-      *backend, BackendOptions{chip.getValue(), gpuFormat.getValue()});
-  if (failed(lowerModule(*module, pipeline)))
-    return error("lowering '" + inputFile + "' with " + pipeline + " failed");
-  if (backend->needsDeviceGlobals && runtime && runtime->mapGlobal)
-    routeGlobalsThroughRuntime(*module, "ampRuntimeMapGlobal");
-  if (printLowered)
-    module->print(llvm::errs());
-
-  ExecutableOptions executableOptions;
-  executableOptions.optLevel = optLevel;
-  if (runtime) {
-    executableOptions.sharedLibraries.push_back(runtime->path);
-    executableOptions.alloc = runtime->alloc;
-    executableOptions.free = runtime->free;
-  }
-  // Helpers lowered code may call: memrefCopy and friends, and the print
-  // functions of test drivers that sit in the same file as the entry.
-  for (llvm::StringRef name :
-       {"libmlir_c_runner_utils.so", "libmlir_runner_utils.so"}) {
-    llvm::SmallString<256> path(AMP_MLIR_LIBRARY_DIR);
-    llvm::sys::path::append(path, name);
-    if (llvm::sys::fs::exists(path))
-      executableOptions.sharedLibraries.push_back(std::string(path));
+  // Probes go in before anything else changes the program, so that they
+  // number its ops as the pass reading the ranges does.
+  std::optional<ProbedProgram> probed;
+  if (probing) {
+    auto inserted = insertProbes(
+        module, ProbeOptions{/*lowPrecision=*/findNonfinite, entryName});
+    if (failed(inserted))
+      return error("cannot insert probes into '" + inputFile + "'");
+    probed = std::move(*inserted);
   }
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto executable = Executable::create(*module, *signature, executableOptions);
+  auto executable =
+      compile(module, *signature, *backend, runtime, inputFile, probing);
   if (!executable)
     return error(executable.takeError());
 
+  std::optional<ProbeRecorder> recorder;
+  if (probed) {
+    recorder.emplace(*probed);
+    recorder->install();
+  }
   llvm::SmallVector<double> millis;
-  auto results = (*executable)->run(arguments, repeat, millis);
-  if (!results)
-    return error(results.takeError());
+  std::vector<llvm::SmallVector<HostTensor>> results;
+  for (const InputSet &set : *sets) {
+    if (recorder)
+      recorder->observeArguments(set.arguments);
+    auto call = (*executable)->run(set.arguments, repeat, millis);
+    if (!call)
+      return error(call.takeError());
+    if (recorder)
+      recorder->countCall();
+    results.push_back(std::move(*call));
+  }
+  if (recorder)
+    recorder->uninstall();
 
   if (repeat.getNumOccurrences()) {
     llvm::sort(millis);
@@ -286,12 +487,16 @@ int main(int argc, char **argv) {
         millis[millis.size() / 2], unsigned(millis.size()));
   }
 
-  for (auto [i, result] : llvm::enumerate(*results)) {
-    if (!outputs.empty()) {
-      if (llvm::Error err = writeNpy(outputs[i], result))
-        return error(std::move(err));
-    } else if (references.empty()) {
-      printSummary(i, result);
+  for (auto [set, setResults] : llvm::zip(*sets, results)) {
+    if (sets->size() > 1)
+      llvm::outs() << "inputs '" << set.folder << "':\n";
+    for (auto [i, result] : llvm::enumerate(setResults)) {
+      if (!outputs.empty()) {
+        if (llvm::Error err = writeNpy(outputs[i], result))
+          return error(std::move(err));
+      } else if (references.empty()) {
+        printSummary(i, result);
+      }
     }
   }
 
@@ -300,7 +505,7 @@ int main(int argc, char **argv) {
     auto reference = readNpy(path);
     if (!reference)
       return error(reference.takeError());
-    const HostTensor &result = (*results)[i];
+    const HostTensor &result = results.front()[i];
     auto stats = compareWithReference(result, *reference, relativeTolerance,
                                       absoluteTolerance);
     if (!stats)
@@ -323,6 +528,40 @@ int main(int argc, char **argv) {
                           llvm::format("%.9g", result.getAsDouble(bad)),
                           llvm::format("%.9g", reference->getAsDouble(bad))));
       status = 1;
+    }
+  }
+
+  // The ranges of the f32 values computed at least once (a branch never
+  // taken, a function never called have none).
+  if (!calibratePath.empty()) {
+    amp::CalibratedRanges ranges;
+    ranges.calls = recorder->getNumCalls();
+    for (auto [range, kind] : llvm::zip(recorder->getRanges(), probed->kinds))
+      if (kind == ElementKind::F32 && range.count)
+        ranges.values.push_back(range);
+    if (llvm::Error err = amp::writeCalibratedRanges(calibratePath, ranges))
+      return error(std::move(err));
+    llvm::outs() << "calibrate: " << ranges.values.size()
+                 << " f32 values observed over " << ranges.calls
+                 << (ranges.calls == 1 ? " call" : " calls") << ", written to '"
+                 << calibratePath << "'\n";
+  }
+
+  if (findNonfinite) {
+    NonfiniteReport report =
+        makeNonfiniteReport(*probed, *recorder, entryName);
+    if (!f32Path.empty() && report.found && !report.isArgument)
+      if (llvm::Error err =
+              compareWithF32Program(registry, *sets, *probed, report))
+        return error(std::move(err));
+    printNonfiniteReport(llvm::outs(), report);
+    if (!nonfiniteReportPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(nonfiniteReportPath, ec, llvm::sys::fs::OF_Text);
+      if (ec)
+        return error("cannot write '" + nonfiniteReportPath +
+                     "': " + ec.message());
+      os << llvm::formatv("{0:2}", toJSON(report)) << "\n";
     }
   }
   return status;

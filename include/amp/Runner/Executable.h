@@ -35,6 +35,8 @@ struct ExecutableOptions {
   /// when null.
   void *(*alloc)(uint64_t) = nullptr;
   void (*free)(void *) = nullptr;
+  /// Host functions the program calls by name (amp-run's probes).
+  llvm::SmallVector<std::pair<std::string, void *>> symbols;
 };
 
 class Executable {
