@@ -130,8 +130,8 @@ static func::FuncOp declareProbe(OpBuilder &builder, Location loc,
 FailureOr<ProbedProgram>
 mlir::amp::runtime::insertProbes(ModuleOp module, const ProbeOptions &options) {
   for (StringRef name : {kProbeF32, kProbeF16, kProbeBF16, kProbeScalar})
-    if (SymbolTable::lookupSymbolIn(module, name))
-      return module.emitError()
+    if (Operation *symbol = SymbolTable::lookupSymbolIn(module, name))
+      return emitError(symbol->getLoc())
              << "the program defines '" << name
              << "', a name amp-run's probes need for themselves";
 
