@@ -8,6 +8,10 @@
     for op in result.report["ops"]:       # why each op runs where it does
         print(op["op"], op["mode"], op["reason"])
     llvm = amp.lower(result, target="cpu")
+    # Ranges observed by running the f32 program (amp-run, NumPy):
+    ranges = amp.calibrate(f32_text, [x, w])
+    result = amp.convert(f32_text, ranges=ranges)
+    amp.find_nonfinite(result, [x, w], f32=f32_text)["first"]
 
 The package loads amp's C API library (libAmpCAPI.so) with ctypes, from
 $AMP_CAPI_LIBRARY, else the path recorded in amp/_library_path.txt, else an
@@ -19,7 +23,9 @@ pipeline. See docs/Python.md.
 
 from ._convert import ConvertResult, convert, lower
 from ._core import AmpError, AmpOptionError, Context, Diagnostic, Module, version
+from ._run import calibrate, find_nonfinite
 from ._version import __version__
 
 __all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
-           "Module", "__version__", "convert", "lower", "version"]
+           "Module", "__version__", "calibrate", "convert", "find_nonfinite", "lower",
+           "version"]

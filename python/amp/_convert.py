@@ -2,6 +2,8 @@
 """convert() and lower(): the mixed-precision pass and amp's lowerings."""
 
 import json
+import math
+import numbers
 import os
 import re
 import tempfile
@@ -130,10 +132,48 @@ def _target(value):
     return f"target={value}"
 
 
+def _bound(value, where):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise AmpOptionError(f"convert: input_range: {where} must be a number, not "
+                             f"{type(value).__name__} {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise AmpOptionError(f"convert: input_range: {where} must be finite, got {value}")
+    return repr(value)
+
+
+def _interval(value, where):
+    """`LO:HI` for a (lo, hi) pair."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise AmpOptionError(f"convert: input_range: {where} must be a (lo, hi) pair, "
+                             f"not {value!r}")
+    lo, hi = _bound(value[0], where + " lo"), _bound(value[1], where + " hi")
+    if float(lo) > float(hi):
+        raise AmpOptionError(f"convert: input_range: {where} has lo > hi: {value!r}")
+    return f"{lo}:{hi}"
+
+
+def _input_range(value):
+    """`input-range=...` for (lo, hi) (every float argument) or
+    {argument: (lo, hi)}."""
+    if isinstance(value, dict):
+        entries = []
+        for key in sorted(value, key=lambda k: (not isinstance(k, int), k)):
+            if isinstance(key, bool) or not isinstance(key, int) or key < 0:
+                raise AmpOptionError("convert: input_range keys must be argument "
+                                     f"numbers (int >= 0), not {key!r}")
+            entries.append(f"{key}={_interval(value[key], f'argument {key}')}")
+        if not entries:
+            raise AmpOptionError("convert: input_range is an empty dict")
+        return "input-range=" + ",".join(entries)
+    return "input-range=" + _interval(value, "the range")
+
+
 def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_size=0,
                             keep_io_types=True, allow=(), follow=(), never=(),
                             policy_file=None, missing_op="never", placement="optimal",
-                            target=None, explain=False, report=None, check_optimality=0):
+                            target=None, explain=False, report=None, check_optimality=0,
+                            ranges_file=None, input_range=None):
     """The option list of `mixed-precision{...}` for these keyword values
     (validated here: AmpOptionError, a ValueError, on a bad one)."""
     options = [_choice("precision", precision),
@@ -156,6 +196,10 @@ def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_si
         options.append(_option("policy-file", _path("policy_file", policy_file)))
     if report is not None:
         options.append(_option("report", _path("report", report)))
+    if ranges_file is not None:
+        options.append(_option("ranges", _path("ranges", ranges_file)))
+    if input_range is not None:
+        options.append(_input_range(input_range))
     return options
 
 
@@ -190,7 +234,7 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             keep_io_types=True, accumulate="f32", placement="optimal",
             explain=False, missing_op="never", context=None, name="<input>", *,
             accumulate_min_size=0, policy_file=None, target=None, report=None,
-            check_optimality=0):
+            check_optimality=0, ranges=None, input_range=None):
     """Converts the MLIR program `ir` (text) to mixed precision.
 
     Every option of the mixed-precision pass, in snake_case:
@@ -212,6 +256,12 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
     explain:       a remark per op (ConvertResult.remarks).
     report:        also write the JSON report to this file ("-": stdout);
                    ConvertResult.report has it either way.
+    ranges:        value ranges observed by running the f32 program: the
+                   dict amp.calibrate() returns, or the path of a file
+                   amp-run --calibrate wrote (mixed-precision{ranges=...}).
+    input_range:   ranges of the arguments: (lo, hi) for every float
+                   argument, or {argument number: (lo, hi)}
+                   (mixed-precision{input-range=...}).
     check_optimality: for tests: with placement="optimal", also try every
                    labelling of functions with at most this many free
                    choices and report both costs in a remark.
@@ -229,17 +279,28 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
         policy_file, policy = _path("policy", policy), None
     elif policy is not None and not isinstance(policy.get("rules", []), list):
         raise AmpOptionError("convert: a policy dict needs a 'rules' list")
+    if ranges is not None and not isinstance(ranges, dict):
+        ranges = _path("ranges", ranges)
+    elif ranges is not None and not isinstance(ranges.get("values"), list):
+        raise AmpOptionError("convert: a ranges dict needs a 'values' list (what "
+                             "amp.calibrate returns)")
     with tempfile.TemporaryDirectory(prefix="amp-") as tmp:
         if policy is not None:
             policy_file = os.path.join(tmp, "policy.json")
             with open(policy_file, "w") as f:
                 json.dump(policy, f)
+        if isinstance(ranges, dict):
+            path = os.path.join(tmp, "ranges.json")
+            with open(path, "w") as f:
+                json.dump(ranges, f)
+            ranges = path
         options = mixed_precision_options(
             precision=precision, accumulate=accumulate,
             accumulate_min_size=accumulate_min_size, keep_io_types=keep_io_types,
             allow=allow, follow=follow, never=never, policy_file=policy_file,
             missing_op=missing_op, placement=placement, target=target,
-            explain=explain, report=report, check_optimality=check_optimality)
+            explain=explain, report=report, check_optimality=check_optimality,
+            ranges_file=ranges, input_range=input_range)
         pipeline = "builtin.module(mixed-precision{" + " ".join(options) + "})"
         text, diagnostics, reports = _run(ir, pipeline, context, name,
                                           "mixed-precision")
