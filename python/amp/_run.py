@@ -117,13 +117,29 @@ def _run(args, what):
     return done.stdout
 
 
-def _prepare(tmp, ir, inputs, entry):
-    """Writes the program and the inputs under `tmp`; returns amp-run's
-    arguments for them."""
+def _file_name(name):
+    """The file an MLIR text is written to so that amp-run's locations name
+    it as amp.convert(name=...) does: formatLocation keeps a location's
+    file name only."""
+    if not isinstance(name, str) or not os.path.basename(name) or \
+            os.path.basename(name) in (".", ".."):
+        raise AmpOptionError(f"name must name a file (str), not {name!r}")
+    return os.path.basename(name)
+
+
+def _write(folder, name, text):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def _prepare(tmp, ir, inputs, entry, name):
+    """Writes the program (as `name`) and the inputs under `tmp`; returns
+    amp-run's arguments for them."""
     np = _numpy()
-    program = os.path.join(tmp, "program.mlir")
-    with open(program, "w") as f:
-        f.write(ir)
+    program = _write(os.path.join(tmp, "program"), name, ir)
     folders = []
     for k, arguments in enumerate(_input_sets(inputs)):
         folder = os.path.join(tmp, f"call{k}")
@@ -137,7 +153,7 @@ def _prepare(tmp, ir, inputs, entry):
             "--input-dir=" + ",".join(folders), "--cast-inputs"]
 
 
-def calibrate(ir, inputs, entry=None, path=None):
+def calibrate(ir, inputs, entry=None, path=None, name="<input>"):
     """Runs the f32 program `ir` (MLIR text) on the CPU with a probe after
     every op (amp-run --calibrate) and returns the ranges it observed, the
     dict of the ranges file that mixed-precision{ranges=...} reads (and
@@ -152,20 +168,24 @@ def calibrate(ir, inputs, entry=None, path=None):
     entry:  the function to call; None when the program has one public
             function.
     path:   also write the ranges file there.
+    name:   the name locations give the text, as amp.convert's `name`: the
+            ranges name each op's location, and the pass checks them
+            against the program it converts (the same text, the same name).
 
     Raises AmpError with amp-run's message when it fails.
     """
     ir = _text(ir, "ir")
     entry = _entry(ir, entry)
+    name = _file_name(name)
     with tempfile.TemporaryDirectory(prefix="amp-calibrate-") as tmp:
-        args = _prepare(tmp, ir, inputs, entry)
+        args = _prepare(tmp, ir, inputs, entry, name)
         out = os.fspath(path) if path is not None else os.path.join(tmp, "ranges.json")
         _run(args + [f"--calibrate={out}"], "calibrate")
         with open(out) as f:
             return json.load(f)
 
 
-def find_nonfinite(ir, inputs, entry=None, f32=None):
+def find_nonfinite(ir, inputs, entry=None, f32=None, name="<input>"):
     """Runs the program `ir` (a converted one) on the CPU with a probe after
     every op (amp-run --find-nonfinite) and returns what it found, a dict:
 
@@ -182,20 +202,21 @@ def find_nonfinite(ir, inputs, entry=None, f32=None):
       text:   amp-run's report as printed.
 
     f32: the f32 program `ir` was converted from (MLIR text), run on the
-    same inputs. Its op is the one at the same location when `ir` kept the
+    same inputs, and `name` the name it was converted under (amp.convert's
+    `name`). Its op is the one at the same location when `ir` kept the
     f32 program's locations, else the one of the same name at the same
-    rank among ops of that name (match "position").
+    rank among ops of that name (match "position"). `ir` itself is
+    written as "converted.mlir".
     """
     ir = _text(ir, "ir")
     entry = _entry(ir, entry)
+    name = _file_name(name)
     with tempfile.TemporaryDirectory(prefix="amp-nonfinite-") as tmp:
-        args = _prepare(tmp, ir, inputs, entry)
+        args = _prepare(tmp, ir, inputs, entry, "converted.mlir")
         report = os.path.join(tmp, "report.json")
         args += ["--find-nonfinite", f"--nonfinite-report={report}"]
         if f32 is not None:
-            original = os.path.join(tmp, "f32.mlir")
-            with open(original, "w") as f:
-                f.write(_text(f32, "f32"))
+            original = _write(os.path.join(tmp, "f32"), name, _text(f32, "f32"))
             args.append(f"--f32={original}")
         stdout = _run(args, "find_nonfinite")
         with open(report) as f:

@@ -39,7 +39,7 @@ exp = np.exp(x.astype(np.float32) @ w.astype(np.float64))
 e = by_name["math.exp"]
 print("exp count", e["count"], "max ok", abs(e["max"] - exp.max()) <= 1e-5 * exp.max(),
       "min ok", abs(e["min"] - exp.min()) <= 1e-5 * exp.min(), "loc", e["loc"])
-# CHECK-NEXT: exp count 64 max ok True min ok True loc program.mlir:5:8
+# CHECK-NEXT: exp count 64 max ok True min ok True loc <input>:5:8
 
 # Two calls (a list of lists), written to a file as well.
 path = os.path.join(tmp, "ranges.json")
@@ -50,8 +50,8 @@ with open(path) as f:
 # CHECK-NEXT: calls 2 exp count 128 file == dict True
 
 # The converted program: exp in f16 overflows in the last row; in f32 the
-# same op (matched by position: the texts are not each other's locations)
-# is finite.
+# same op (matched by position: amp.convert's text has no locations) is
+# finite.
 f16 = amp.convert(F32, allow=["math.exp"])
 found = amp.find_nonfinite(f16, [x, w], f32=F32)
 first = found["first"]
@@ -62,7 +62,7 @@ print("f32", found["f32"]["match"], "finite", found["f32"]["finite"],
       "max_abs ok", abs(found["f32"]["max_abs"] - exp.max()) <= 1e-5 * exp.max())
 # CHECK-NEXT: f32 position finite True max_abs ok True
 print(found["text"].splitlines()[0])
-# CHECK-NEXT: first non-finite: math.exp at program.mlir:{{[0-9]+}}:{{[0-9]+}} (op {{[0-9]+}}, result 0: 16 of 64 elements inf/nan)
+# CHECK-NEXT: first non-finite: math.exp at converted.mlir:{{[0-9]+}}:{{[0-9]+}} (op {{[0-9]+}}, result 0: 16 of 64 elements inf/nan)
 quiet = amp.find_nonfinite(f16, [small, w])
 print("small inputs:", quiet["found"], quiet["text"])
 # CHECK-NEXT: small inputs: False no non-finite values ({{[0-9]+}} values observed over 1 call)
@@ -126,4 +126,4 @@ for kw in ({"ranges": ranges}, {"ranges": path}, {"input_range": (-14, 14)},
 # CHECK-NEXT: convert ['input_range'] ok True
 expect_error("other program", amp.convert, F32.replace("math.exp", "math.tanh"), ranges=ranges)
 # CHECK-NEXT: other program: AmpError: mixed-precision failed
-# CHECK-NEXT:   {{.*}}the ranges do not match this program: the entry for op {{[0-9]+}} result 0 ('math.exp' at program.mlir:5:8) is 'math.tanh' at program.mlir:5:8 in this program
+# CHECK-NEXT:   {{.*}}the ranges do not match this program: the entry for op {{[0-9]+}} result 0 ('math.exp' at <input>:5:8) is 'math.tanh' at <input>:5:8 in this program
