@@ -8,7 +8,8 @@
 // RUN: amp-run %s --entry=calibrate --seed=1 --save-inputs=%t/in1 --calibrate=%t/one.json | FileCheck %s --check-prefix=OUT
 // OUT:         result 0: 64xf32
 // OUT-NEXT:    result 1: f32 [-{{[0-9.]+}}]
-// OUT-NEXT:    calibrate: 10 f32 values observed over 1 call, written to '{{.*}}one.json'
+// OUT-NEXT:    result 2: 8xf32
+// OUT-NEXT:    calibrate: 11 f32 values observed over 1 call, written to '{{.*}}one.json'
 // RUN: %python %S/Inputs/ranges_table.py %t/one.json | FileCheck %s --check-prefix=ONE
 // RUN: %python %S/Inputs/calibrate_oracle.py %t/one.json %t/in1 | FileCheck %s --check-prefix=ORACLE
 //
@@ -20,7 +21,7 @@
 // OUT2-NEXT: result 0: 64xf32
 // OUT2:      inputs '{{.*}}in2':
 // OUT2-NEXT: result 0: 64xf32
-// OUT2:      calibrate: 10 f32 values observed over 2 calls
+// OUT2:      calibrate: 11 f32 values observed over 2 calls
 // RUN: %python %S/Inputs/ranges_table.py %t/two.json | FileCheck %s --check-prefix=TWO
 // RUN: %python %S/Inputs/calibrate_oracle.py %t/two.json %t/in1 %t/in2 | FileCheck %s --check-prefix=ORACLE
 //
@@ -30,11 +31,16 @@
 // ORACLE-NEXT: sum max: ok
 // ORACLE-NEXT: loop body min: ok
 // ORACLE-NEXT: loop body max: ok
+// ORACLE-NEXT: strided min: ok
+// ORACLE-NEXT: strided max: ok
+//
+// The pass takes the file made for this program:
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{ranges=%t/two.json})' -o /dev/null
 //
 // ONE: version=1 calls=1
 // TWO: version=1 calls=2
 
-func.func @calibrate(%a: tensor<64xf32>) -> (tensor<64xf32>, f32) {
+func.func @calibrate(%a: tensor<64xf32>) -> (tensor<64xf32>, f32, tensor<8xf32>) {
   // exp of inputs in [-1, 1) lies in [1/e, e).
   // ONE-NEXT: op=1 result=0 math.exp calibrate.mlir:[[@LINE+2]]:8 count=64 min=0.{{3[7-9]|[4-9]}}{{[0-9]*}} max={{1\.[0-9]+|2\.[0-6][0-9]*|2\.7[01][0-9]*}} nonfinite=0
   // TWO:      op=1 result=0 math.exp calibrate.mlir:[[@LINE+1]]:8 count=128 min=0.{{3[7-9]|[4-9]}}{{[0-9]*}} max={{1\.[0-9]+|2\.[0-6][0-9]*|2\.7[01][0-9]*}} nonfinite=0
@@ -82,6 +88,10 @@ func.func @calibrate(%a: tensor<64xf32>) -> (tensor<64xf32>, f32) {
     %u = arith.negf %s : f32
     scf.yield %u : f32
   }
+  // A strided view of exp (every 4th element from the 2nd): the probe
+  // reads the 8 elements through its strides.
+  // ONE-NEXT: op=23 result=0 tensor.extract_slice calibrate.mlir:[[@LINE+1]]:14 count=8 min={{[0-9.]+}} max={{[0-9.]+}} nonfinite=0
+  %strided = tensor.extract_slice %e[1] [8] [4] : tensor<64xf32> to tensor<8xf32>
   // ONE-NOT: op=
-  return %loop, %picked : tensor<64xf32>, f32
+  return %loop, %picked, %strided : tensor<64xf32>, f32, tensor<8xf32>
 }
