@@ -16,6 +16,12 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::assignment;
 
+static std::string stringifyFloat(FloatType type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 /// True for the casts amp places: arith.extf/truncf, and the elementwise
 /// generics that cast tensors of complex values part by part (what
 /// createFloatCast makes of them). Such an op's result is already in the type
@@ -300,31 +306,80 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     }
 }
 
-/// A sum accumulated in f32 can exceed the low type's range (a global
-/// pool's sum over 1280 pixels of ~100 is 1.3e5 > 65504) even when what is
-/// made of it (the mean) does not: amp never rounds such a sum to the low
-/// type. An op that reads one (the division of a decomposed mean or
-/// softmax, another sum) computes in f32; its own results are rounded as
-/// usual, unless it is itself a sum.
-void PrecisionAssignment::Impl::keepSumsWide() {
-  DenseSet<Value> wideSums;
+/// A value amp rounds to the low type must fit it. The range analysis says
+/// which values may not: an exp's result, a long sum accumulated in f32 (a
+/// global pool's sum over 1280 pixels of ~100 is 1.3e5 > 65504), anything
+/// computed from them before a bounded op brings them back (sqrt, a mean's
+/// division, tanh), and values whose nonzero elements would all be
+/// subnormal. Such a value keeps f32 (its group is an f32 source), the ops
+/// that produce it compute in f32 (or keep their wide accumulator), and the
+/// ops that read it compute in f32; their own results are rounded as usual
+/// when they fit. A bounded value (a softmax's output, in [0, 1]) is read
+/// low like any other. An op whose policy the user states keeps it.
+void PrecisionAssignment::Impl::respectRanges() {
+  // A policy the user states on the op itself wins: they may know better.
+  auto userAllowed = [](const OpDecision &d) {
+    return d.category != Policy::Never && d.source != "model" &&
+           d.source != "traits" && d.source != "missing-op" &&
+           d.source != "body policy";
+  };
+  auto lowTypeOf = [&](Value v) {
+    if (Operation *def = v.getDefiningOp())
+      if (auto it = opIndex.find(def); it != opIndex.end())
+        if (FloatType low = decisions[it->second].lowType)
+          return low;
+    return options->lowType;
+  };
+  for (Value v : values) {
+    Operation *def = v.getDefiningOp();
+    if (def && opIndex.count(def) && userAllowed(decisions[opIndex[def]]))
+      continue;
+    if (ranges->fits(v, lowTypeOf(v)).kind != RangeFit::Fits)
+      f32Sources.push_back(v);
+  }
   for (auto [op, d] : llvm::zip(ops, decisions)) {
-    if (d.mode == ComputeMode::Low || d.mode == ComputeMode::WideAccumulator)
-      for (OpOperand &use : op->getOpOperands())
-        if (d.dataOperands[use.getOperandNumber()] &&
-            wideSums.contains(use.get())) {
-          d.mode = ComputeMode::F32;
-          d.follows = false;
-          d.reason = "reads a sum accumulated in f32, which may exceed the "
-                     "range of ";
-          llvm::raw_string_ostream(d.reason) << d.lowType;
-          break;
-        }
-    const std::optional<AccumulationInfo> &acc = d.accumulation;
-    if (acc && acc->kind == AccumulationKind::Sum &&
-        (d.mode == ComputeMode::WideAccumulator ||
-         (d.mode == ComputeMode::F32 && acc->reductionSize != 1)))
-      for (unsigned i : acc->accumulatorResults)
-        wideSums.insert(op->getResult(i));
+    if ((d.mode != ComputeMode::Low &&
+         d.mode != ComputeMode::WideAccumulator) ||
+        userAllowed(d))
+      continue;
+    auto demote = [&, &d = d](const Twine &what, const RangeFit &fit) {
+      d.mode = ComputeMode::F32;
+      d.follows = false;
+      d.source = "range";
+      d.reason = (what + ": " + fit.reason).str();
+    };
+    for (OpOperand &use : op->getOpOperands()) {
+      if (!d.dataOperands[use.getOperandNumber()])
+        continue;
+      RangeFit fit = ranges->fits(use.get(), d.lowType);
+      if (fit.kind == RangeFit::Fits)
+        continue;
+      demote("reads operand " + Twine(use.getOperandNumber()) +
+                 (fit.kind == RangeFit::MayOverflow ? ", which may exceed "
+                                                    : ", which underflows ") +
+                 stringifyFloat(d.lowType),
+             fit);
+      break;
+    }
+    if (d.mode == ComputeMode::F32)
+      continue;
+    for (OpResult result : op->getResults()) {
+      if (!d.dataResults[result.getResultNumber()])
+        continue;
+      // A wide accumulator returns its sum in f32 anyway.
+      if (d.mode == ComputeMode::WideAccumulator && d.accumulation &&
+          llvm::is_contained(d.accumulation->accumulatorResults,
+                             result.getResultNumber()))
+        continue;
+      RangeFit fit = ranges->fits(result, d.lowType);
+      if (fit.kind == RangeFit::Fits)
+        continue;
+      demote("result " + Twine(result.getResultNumber()) +
+                 (fit.kind == RangeFit::MayOverflow ? " may exceed "
+                                                    : " underflows ") +
+                 stringifyFloat(d.lowType),
+             fit);
+      break;
+    }
   }
 }

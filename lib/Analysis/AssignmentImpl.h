@@ -16,6 +16,7 @@
 #define AMP_LIB_ANALYSIS_ASSIGNMENTIMPL_H
 
 #include "amp/Analysis/BufferRoles.h"
+#include "amp/Analysis/FloatRangeAnalysis.h"
 #include "amp/Analysis/MinCut.h"
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Target/TargetCapabilities.h"
@@ -222,7 +223,10 @@ struct PrecisionAssignment::Impl {
   void decide(Operation *op, OpDecision &d);
   std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
   void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
-  void keepSumsWide();
+  void respectRanges();
+  /// The float range analysis of the analysed root.
+  std::optional<FloatRanges> ranges;
+  llvm::DenseMap<Value, ObservedRange> calibrated;
   void propagate(bool fixedOnly = false);
   void placeNaively();
   void placeOptimally(Operation *root);

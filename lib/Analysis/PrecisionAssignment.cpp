@@ -18,7 +18,10 @@
 //     policy resolver (resolvePolicy: attribute on the op > enclosing scope >
 //     options and policy file), else the model, else traits, and whether it
 //     can run low at all (target, operand kinds, constants and attributes
-//     the low type cannot hold); sums are never rounded to the low type.
+//     the low type cannot hold). Then what values can be decides
+//     (FloatRangeAnalysis): a value whose range may exceed the low type (an
+//     exp's result, a long sum) or would underflow in it is never rounded
+//     to it, and the ops that read or produce it compute in f32.
 //  3-4. Place follow ops and free groups, by one of three placements:
 //     - naive (NaivePlacement.cpp): only allow ops run low, each wrapped in
 //       its own casts;
@@ -336,6 +339,27 @@ PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
   impl.placement = options.placement;
   impl.ctx = root->getContext();
   impl.collect(root, changeSignatures);
+
+  // What values can be: the float range analysis, from the arguments'
+  // ranges the user gives and the calibrated ranges.
+  FloatRangeOptions rangeOptions;
+  std::string rangeError;
+  FailureOr<SmallVector<InputRange>> inputRanges =
+      parseInputRanges(options.inputRanges, rangeError);
+  if (failed(inputRanges))
+    return root->emitError("amp: ") << rangeError;
+  rangeOptions.inputRanges = std::move(*inputRanges);
+  if (options.calibrated) {
+    auto matched = matchCalibratedRanges(root, *options.calibrated);
+    if (!matched)
+      return root->emitError("amp: ") << llvm::toString(matched.takeError());
+    impl.calibrated = std::move(*matched);
+    rangeOptions.calibrated = &impl.calibrated;
+  }
+  FailureOr<FloatRanges> ranges = FloatRanges::compute(root, rangeOptions);
+  if (failed(ranges))
+    return root->emitError("amp: the float range analysis failed");
+  impl.ranges.emplace(std::move(*ranges));
   impl.decisions.resize(impl.ops.size());
   for (auto [i, op] : llvm::enumerate(impl.ops)) {
     impl.opIndex[op] = i;
@@ -354,7 +378,7 @@ PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
       return failure();
   }
 
-  impl.keepSumsWide();
+  impl.respectRanges();
   for (Value v : impl.f32Sources)
     impl.contribute(v, {State::F32, {}});
   // A buffer cannot be cast on its way out: a sink's storage is f32.

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/CalibratedRanges.h"
+#include "amp/Analysis/FloatRangeAnalysis.h"
 #include "amp/Analysis/Policy.h"
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Dialect/Amp/Amp.h"
@@ -106,6 +108,7 @@ struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
   /// What initialize() made of the options, shared by the pass's clones.
   AssignmentOptions options;
   std::shared_ptr<PolicyTable> table;
+  std::shared_ptr<CalibratedRanges> calibrated;
 };
 
 } // namespace
@@ -154,6 +157,20 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
       return emitError(loc) << "mixed-precision: " << error;
   }
   options.policy = table.get();
+
+  std::string rangeError;
+  if (failed(parseInputRanges(inputRanges, rangeError)))
+    return emitError(loc) << "mixed-precision: " << rangeError;
+  options.inputRanges.assign(inputRanges.begin(), inputRanges.end());
+  calibrated.reset();
+  if (!rangesFile.empty()) {
+    llvm::Expected<CalibratedRanges> file = readCalibratedRanges(rangesFile);
+    if (!file)
+      return emitError(loc) << "mixed-precision: ranges="
+                            << llvm::toString(file.takeError());
+    calibrated = std::make_shared<CalibratedRanges>(std::move(*file));
+  }
+  options.calibrated = calibrated.get();
   return success();
 }
 

@@ -85,4 +85,27 @@ def TestCountCastKernels : Pass<"amp-test-count-cast-kernels"> {
   }];
 }
 
+def TestPrintRanges : Pass<"amp-test-print-ranges"> {
+  let summary = "Print the float range analysis's result for every value";
+  let description = [{
+    Runs amp's float range analysis (FloatRangeAnalysis.h) on the op the
+    pass runs on and emits, for every float result of every op outside
+    linalg bodies, a remark on the op:
+
+    ```
+    range: result <n> [lo, hi] <source>; <account>; f16: <fit>; bf16: <fit>
+    ```
+
+    where the source is empty (a fact), `assumed`, `calibrated` or
+    `expanded`, and each fit is `fits`, `may overflow` or `underflows`. The
+    options are those of mixed-precision (`input-range`, `ranges`).
+  }];
+  let options = [
+    ListOption<"inputRange", "input-range", "std::string",
+               "LO:HI or N=LO:HI ranges of function arguments">,
+    Option<"rangesFile", "ranges", "std::string", /*default=*/"\"\"",
+           "Calibrated ranges (amp-run --calibrate)">,
+  ];
+}
+
 #endif // AMP_TEST_TESTPASSES_TD

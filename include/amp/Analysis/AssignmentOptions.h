@@ -17,9 +17,13 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <string>
+#include <vector>
+
 namespace mlir {
 namespace amp {
 class PolicyTable;
+struct CalibratedRanges;
 
 /// The low-precision type ops are converted to.
 enum class LowPrecision { F16, BF16 };
@@ -53,6 +57,12 @@ struct AssignmentOptions {
   /// The target of ops with no target attribute around them (null: the
   /// CPU, which computes everything).
   Attribute defaultTarget;
+  /// Ranges of function arguments (`input-range=`), as LO:HI or N=LO:HI
+  /// entries (parseInputRanges in FloatRangeAnalysis.h checks them).
+  std::vector<std::string> inputRanges;
+  /// Ranges observed by `amp-run --calibrate`, matched against the program
+  /// when it is analysed (null: none).
+  const CalibratedRanges *calibrated = nullptr;
   /// For tests: with the optimal placement, also try every labelling of
   /// placements with at most this many free choices and report both costs
   /// as a remark on the root (0: off).

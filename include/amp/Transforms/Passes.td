@@ -125,6 +125,17 @@ def MixedPrecision : Pass<"mixed-precision"> {
            "Float16) or sm_<N> (NVIDIA). Ops the target cannot compute low "
            "stay f32, storage-only where the target can still store the low "
            "type">,
+    ListOption<"inputRanges", "input-range", "std::string",
+               "Ranges of function arguments amp assumes instead of 'fits the "
+               "low type': LO:HI for every float argument of the functions "
+               "whose callers amp does not see, N=LO:HI for argument N "
+               "(e.g. input-range=0=-14:14,1=0:1). An `amp.range = [lo, hi]` "
+               "argument attribute takes precedence">,
+    Option<"rangesFile", "ranges", "std::string", /*default=*/"\"\"",
+           "Value ranges observed by `amp-run --calibrate` on this program: "
+           "values whose calibrated maximum (with a margin of 2) exceeds the "
+           "low type, or most of whose values would be subnormal in it, "
+           "stay f32">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each op's decision and its reason">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",

@@ -174,6 +174,40 @@ LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+LogicalResult AmpDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != getRangeAttrName())
+    return op->emitError() << "unknown amp argument attribute '" << name
+                           << "'; expected '" << getRangeAttrName() << "'";
+  auto bounds = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!bounds || bounds.size() != 2 || !isa<FloatAttr>(bounds[0]) ||
+      !isa<FloatAttr>(bounds[1]))
+    return op->emitError() << "'" << name
+                           << "' must be an array of two floats [lo, hi], got "
+                           << attr.getValue();
+  double lo = cast<FloatAttr>(bounds[0]).getValueAsDouble();
+  double hi = cast<FloatAttr>(bounds[1]).getValueAsDouble();
+  if (!(lo <= hi))
+    return op->emitError() << "'" << name << "' of argument " << argIndex
+                           << " needs lo <= hi, got " << attr.getValue();
+  if (regionIndex < op->getNumRegions()) {
+    Region &region = op->getRegion(regionIndex);
+    if (!region.empty() && argIndex < region.getNumArguments()) {
+      Type type = region.getArgument(argIndex).getType();
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        type = shaped.getElementType();
+      if (!isa<FloatType>(type))
+        return op->emitError()
+               << "'" << name << "' on argument " << argIndex
+               << ", which holds no floats";
+    }
+  }
+  return success();
+}
+
 PrecisionAttr mlir::amp::getEffectivePrecision(Operation *op) {
   PolicyAttr policy;
   FloatType low, accumulate;

@@ -39,11 +39,17 @@ def Amp_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// Name of the per-op policy attribute.
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
       return ::llvm::StringLiteral("amp.precision");
+    }
+    /// Name of the argument attribute giving the range of an argument's
+    /// values: `amp.range = [lo, hi]` (two floats, lo <= hi).
+    static constexpr ::llvm::StringLiteral getRangeAttrName() {
+      return ::llvm::StringLiteral("amp.range");
     }
     /// Name of the scoped policy attribute on region-holding ops.
     static constexpr ::llvm::StringLiteral getScopeAttrName() {

@@ -1,0 +1,108 @@
+//===- FloatRangeAnalysis.h - Ranges of float values ------------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A sparse forward data-flow analysis (mlir/Analysis/DataFlow) of the
+// interval each float value's elements lie in (FloatRange.h). Sources:
+// constants; function arguments (assumed to fit the low type, or given by
+// the user: `amp.range = [lo, hi]` on the argument, the pass's
+// `input-range=`); calibrated ranges (`amp-run --calibrate`). Transfer
+// functions cover arith and math, linalg (any structured op, by evaluating
+// its body on intervals, reductions counted), linalg.softmax, tosa and
+// tensor; control flow and calls are joined by the framework, and values
+// carried around loops are widened so that the analysis terminates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_FLOATRANGEANALYSIS_H
+#define AMP_ANALYSIS_FLOATRANGEANALYSIS_H
+
+#include "amp/Analysis/CalibratedRanges.h"
+#include "amp/Analysis/FloatRange.h"
+
+#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
+
+#include <optional>
+
+namespace mlir {
+namespace amp {
+
+/// The range an entry's argument is given by the user.
+struct InputRange {
+  /// The argument index, or nullopt for every float argument.
+  std::optional<unsigned> argument;
+  double lo, hi;
+};
+
+/// Parses `input-range=` entries: `LO:HI` (every float argument of every
+/// function whose callers amp does not see) or `N=LO:HI` (argument N).
+FailureOr<SmallVector<InputRange>> parseInputRanges(ArrayRef<std::string> specs,
+                                                    std::string &error);
+
+struct FloatRangeOptions {
+  SmallVector<InputRange> inputRanges;
+  /// Observed ranges of op results (matchCalibratedRanges).
+  const llvm::DenseMap<Value, ObservedRange> *calibrated = nullptr;
+};
+
+/// The lattice element of a value, with widening at loop heads.
+class FloatRangeLattice : public dataflow::Lattice<FloatRange> {
+public:
+  using Lattice::Lattice;
+  using Lattice::join;
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FloatRangeLattice)
+  ChangeResult join(const AbstractSparseLattice &rhs) override;
+};
+
+class FloatRangeAnalysis
+    : public dataflow::SparseForwardDataFlowAnalysis<FloatRangeLattice> {
+public:
+  FloatRangeAnalysis(DataFlowSolver &solver, const FloatRangeOptions &options)
+      : SparseForwardDataFlowAnalysis(solver), options(options) {}
+
+  void setToEntryState(FloatRangeLattice *lattice) override;
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const FloatRangeLattice *> operands,
+                               ArrayRef<FloatRangeLattice *> results) override;
+
+private:
+  const FloatRangeOptions &options;
+};
+
+/// The ranges of every float value under `root`, computed once.
+class FloatRanges {
+public:
+  static FailureOr<FloatRanges> compute(Operation *root,
+                                        const FloatRangeOptions &options);
+  FloatRanges(FloatRanges &&);
+  FloatRanges &operator=(FloatRanges &&);
+  ~FloatRanges();
+
+  /// The range of `value`; uninitialized for values the analysis did not
+  /// reach (dead code) and for values that hold no floats.
+  FloatRange lookup(Value value) const;
+
+  /// Whether `value` may be stored in `lowType` (f16 or bf16): its range
+  /// fits the type's finite values (with a margin of 2 on calibrated maxima,
+  /// which other inputs may exceed) and its nonzero values do not all fall
+  /// below the type's smallest normal. bf16 has f32's range: only underflow
+  /// can matter there.
+  RangeFit fits(Value value, FloatType lowType) const;
+
+  /// A one-line account of `value`'s range for remarks ("in [0, 1]: output
+  /// of linalg.softmax", "may reach inf: math.exp of values assumed in
+  /// [-65504, 65504]").
+  std::string describe(Value value) const;
+
+private:
+  FloatRanges();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_ANALYSIS_FLOATRANGEANALYSIS_H
