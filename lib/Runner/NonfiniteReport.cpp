@@ -40,8 +40,8 @@ mlir::amp::runtime::makeNonfiniteReport(const ProbedProgram &program,
   const ProbedOp &op = program.ops[program.siteOps[first->index]];
   llvm::ArrayRef<ObservedRange> arguments = recorder.getArgumentRanges();
   for (const auto &[number, source] : op.operands) {
-    NonfiniteReport::Operand operand{number, source, "", "", 0, 0,
-                                     std::nullopt};
+    NonfiniteReport::Operand operand{number, source, "",          "",
+                                     0,      0,      std::nullopt};
     if (source.kind == OperandSource::Probe) {
       const ObservedRange &range = first->ranges[source.index];
       operand.opName = range.opName;
@@ -99,7 +99,8 @@ void mlir::amp::runtime::matchInF32Program(
   if (!atLocation.empty()) {
     match = atLocation[std::min<size_t>(byLocation, atLocation.size() - 1)];
     report.f32->match = NonfiniteReport::F32::Location;
-  } else if (countNamed(converted) == countNamed(f32) && byName < named.size()) {
+  } else if (countNamed(converted) == countNamed(f32) &&
+             byName < named.size()) {
     match = named[byName];
     report.f32->match = NonfiniteReport::F32::Position;
     report.f32->position = byName;
@@ -201,8 +202,8 @@ void mlir::amp::runtime::printNonfiniteReport(llvm::raw_ostream &os,
   if (!r.count)
     os << "  f32: not computed there" << how << "\n";
   else if (r.nonfinite)
-    os << "  f32: not finite there either (" << r.nonfinite << " of "
-       << r.count << " elements inf/nan)" << how << "\n";
+    os << "  f32: not finite there either (" << r.nonfinite << " of " << r.count
+       << " elements inf/nan)" << how << "\n";
   else
     os << "  f32: finite there, max |x| = " << llvm::format("%.6g", r.maxAbs)
        << how << "\n";
@@ -216,18 +217,20 @@ static llvm::json::Value finiteOrNull(double v) {
 
 static llvm::json::Object statistics(const ObservedRange &r) {
   bool seen = r.hasFiniteValues();
-  return llvm::json::Object{{"count", int64_t(r.count)},
-                            {"nonfinite", int64_t(r.nonfinite)},
-                            {"min", seen ? finiteOrNull(r.min) : nullptr},
-                            {"max", seen ? finiteOrNull(r.max) : nullptr},
-                            {"max_abs", seen ? finiteOrNull(r.maxAbs) : nullptr}};
+  return llvm::json::Object{
+      {"count", int64_t(r.count)},
+      {"nonfinite", int64_t(r.nonfinite)},
+      {"min", seen ? finiteOrNull(r.min) : nullptr},
+      {"max", seen ? finiteOrNull(r.max) : nullptr},
+      {"max_abs", seen ? finiteOrNull(r.maxAbs) : nullptr}};
 }
 
 llvm::json::Value mlir::amp::runtime::toJSON(const NonfiniteReport &report) {
-  llvm::json::Object object{{"found", report.found},
-                            {"entry", report.entry},
-                            {"calls", int64_t(report.calls)},
-                            {"values_observed", int64_t(report.valuesObserved)}};
+  llvm::json::Object object{
+      {"found", report.found},
+      {"entry", report.entry},
+      {"calls", int64_t(report.calls)},
+      {"values_observed", int64_t(report.valuesObserved)}};
   if (!report.found)
     return object;
   llvm::json::Object first{{"call", int64_t(report.call)},

@@ -112,8 +112,8 @@ static func::FuncOp declareProbe(OpBuilder &builder, Location loc,
                                  StringRef name, Type elementType) {
   MLIRContext *context = builder.getContext();
   Type i64 = builder.getI64Type();
-  Type value =
-      elementType ? Type(UnrankedTensorType::get(elementType)) : builder.getF32Type();
+  Type value = elementType ? Type(UnrankedTensorType::get(elementType))
+                           : builder.getF32Type();
   auto function = func::FuncOp::create(
       builder, loc, name, builder.getFunctionType({i64, value}, {}));
   function.setPrivate();
@@ -161,8 +161,11 @@ mlir::amp::runtime::insertProbes(ModuleOp module, const ProbeOptions &options) {
     Operation *op = result.getOwner();
     auto [it, inserted] = opOf.try_emplace(op, program.ops.size());
     if (inserted)
-      program.ops.push_back({opIndex, op->getName().getStringRef().str(),
-                             formatLocation(op->getLoc()), {}, {}});
+      program.ops.push_back({opIndex,
+                             op->getName().getStringRef().str(),
+                             formatLocation(op->getLoc()),
+                             {},
+                             {}});
     uint64_t id = program.sites.size();
     probeOf[result] = id;
     program.sites.push_back(makeObservedRange(opIndex, result));
@@ -220,8 +223,8 @@ mlir::amp::runtime::insertProbes(ModuleOp module, const ProbeOptions &options) {
       builder.setInsertionPointAfter(op);
     previous = op;
     Location loc = op->getLoc();
-    Value probe = arith::ConstantOp::create(builder, loc,
-                                            builder.getI64IntegerAttr(id));
+    Value probe =
+        arith::ConstantOp::create(builder, loc, builder.getI64IntegerAttr(id));
     Type element = getElementTypeOrSelf(result.getType());
     if (auto tensor = dyn_cast<RankedTensorType>(result.getType())) {
       StringRef name = element.isF16()    ? kProbeF16
@@ -235,7 +238,8 @@ mlir::amp::runtime::insertProbes(ModuleOp module, const ProbeOptions &options) {
     }
     Value scalar = result;
     if (!element.isF32())
-      scalar = arith::ExtFOp::create(builder, loc, builder.getF32Type(), result);
+      scalar =
+          arith::ExtFOp::create(builder, loc, builder.getF32Type(), result);
     func::CallOp::create(builder, loc, callee(kProbeScalar, Type()),
                          ValueRange{probe, scalar});
   }

@@ -124,11 +124,11 @@ static cl::opt<bool> findNonfinite(
     cl::desc("Observe every f32, f16 and bf16 value the program computes "
              "(CPU backend) and report the first one to hold inf or NaN"),
     cl::init(false), cl::cat(category));
-static cl::opt<std::string> f32Path(
-    "f32",
-    cl::desc("With --find-nonfinite: the f32 program the one run was "
-             "converted from; says what it computes at the op found"),
-    cl::value_desc("orig.mlir"), cl::cat(category));
+static cl::opt<std::string>
+    f32Path("f32",
+            cl::desc("With --find-nonfinite: the f32 program the one run was "
+                     "converted from; says what it computes at the op found"),
+            cl::value_desc("orig.mlir"), cl::cat(category));
 static cl::opt<std::string> nonfiniteReportPath(
     "nonfinite-report",
     cl::desc("With --find-nonfinite: also write the findings as JSON"),
@@ -215,8 +215,9 @@ static llvm::Expected<HostTensor> readArgument(const EntrySignature &signature,
     *read = read->convertTo(expected);
   if (llvm::Error err = checkArgument(signature, index, *read, path)) {
     bool hint = convertible && !castInputs;
-    return llvm::createStringError(toString(std::move(err)) +
-                                   (hint ? " (--cast-inputs converts it)" : ""));
+    return llvm::createStringError(
+        toString(std::move(err)) +
+        (hint ? " (--cast-inputs converts it)" : ""));
   }
   return std::move(*read);
 }
@@ -243,10 +244,9 @@ readInputSets(const EntrySignature &signature) {
     return sets;
 
   if (!inputs.empty() && inputs.size() != count)
-    return llvm::createStringError("@" + entryName + " takes " +
-                                   llvm::Twine(count) + " arguments, got " +
-                                   llvm::Twine(inputs.size()) +
-                                   " --input files");
+    return llvm::createStringError(
+        "@" + entryName + " takes " + llvm::Twine(count) + " arguments, got " +
+        llvm::Twine(inputs.size()) + " --input files");
   InputSet set;
   for (unsigned i = 0; i < count; ++i) {
     auto argument = inputs.empty() ? generateArgument(signature, i, seed)
@@ -340,8 +340,8 @@ static llvm::Error compareWithF32Program(const DialectRegistry &registry,
       bool convert = input.getElementKind() != kind &&
                      isFloatKind(input.getElementKind()) && isFloatKind(kind);
       arguments.push_back(convert ? input.convertTo(kind) : input);
-      if (llvm::Error err = checkArgument(*signature, i, arguments.back(),
-                                          "the input"))
+      if (llvm::Error err =
+              checkArgument(*signature, i, arguments.back(), "the input"))
         return fail(toString(std::move(err)));
     }
     llvm::SmallVector<double> millis;
@@ -548,8 +548,7 @@ int main(int argc, char **argv) {
   }
 
   if (findNonfinite) {
-    NonfiniteReport report =
-        makeNonfiniteReport(*probed, *recorder, entryName);
+    NonfiniteReport report = makeNonfiniteReport(*probed, *recorder, entryName);
     if (!f32Path.empty() && report.found && !report.isArgument)
       if (llvm::Error err =
               compareWithF32Program(registry, *sets, *probed, report))

@@ -1,4 +1,5 @@
-//===- NonfiniteReport.h - Where a program first went inf or NaN -*- C++ -*-===//
+//===- NonfiniteReport.h - Where a program first went inf or NaN -*- C++
+//-*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -9,7 +10,8 @@
 // had until then, and, given the f32 program, what the same op computed
 // there in f32. Printed as greppable lines:
 //
-//   first non-finite: math.exp at model.mlir:7:10 (op 4, result 0: 12 of 64 elements inf/nan)
+//   first non-finite: math.exp at model.mlir:7:10 (op 4, result 0: 12 of 64
+//   elements inf/nan)
 //     operand 0: argument 0 of @main: min -14 max 14, 0 of 64 inf/nan
 //     f32: finite there, max |x| = 1.2026e+06
 //
@@ -87,8 +89,7 @@ void matchInF32Program(NonfiniteReport &report, const ProbedProgram &converted,
                        llvm::ArrayRef<ObservedRange> f32Ranges,
                        llvm::StringRef programName);
 
-void printNonfiniteReport(llvm::raw_ostream &os,
-                          const NonfiniteReport &report);
+void printNonfiniteReport(llvm::raw_ostream &os, const NonfiniteReport &report);
 llvm::json::Value toJSON(const NonfiniteReport &report);
 
 } // namespace runtime
