@@ -226,7 +226,6 @@ struct PrecisionAssignment::Impl {
   void respectRanges();
   /// The float range analysis of the analysed root.
   std::optional<FloatRanges> ranges;
-  llvm::DenseMap<Value, ObservedRange> calibrated;
   void propagate(bool fixedOnly = false);
   void placeNaively();
   void placeOptimally(Operation *root);

@@ -226,7 +226,12 @@ static std::optional<Transfer> elementwise(Operation *op,
   return llvm::TypeSwitch<Operation *, std::optional<Transfer>>(op)
       .Case([&](arith::AddFOp) { return result(add(in[0], in[1])); })
       .Case([&](arith::SubFOp) { return result(sub(in[0], in[1])); })
-      .Case([&](arith::MulFOp) { return result(mul(in[0], in[1])); })
+      .Case([&](arith::MulFOp mul) {
+        // x * x is a square: never negative.
+        if (mul.getLhs() == mul.getRhs())
+          return result(powConstant(in[0], 2));
+        return result(interval::mul(in[0], in[1]));
+      })
       .Case([&](arith::DivFOp) {
         // Division by values near zero expands; by values bounded away from
         // zero it scales, like a multiplication.
@@ -550,7 +555,9 @@ Evaluator::evaluateLinalg(linalg::LinalgOp op, ArrayRef<FloatRange> operands) {
                              body->getArgument(op.getNumDpsInputs() + k)
                          ? combiner->getOperand(1)
                          : combiner->getOperand(0);
-      bool contraction = isa_and_present<arith::MulFOp>(addend.getDefiningOp());
+      // (A sum of squares is a plain sum.)
+      auto product = addend.getDefiningOp<arith::MulFOp>();
+      bool contraction = product && product.getLhs() != product.getRhs();
       Bounds summed = interval::scale(boundsOf(summands[k]), count);
       Bounds total = interval::add(boundsOf(init), summed);
       bool expands = !contraction && count > 1 &&
@@ -946,6 +953,10 @@ RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
   bool calibrated = r.getSource() == RangeSource::Calibrated;
   // bf16 has f32's range: an f32 value cannot overflow it.
   bool narrowRange = largest < 1e38;
+  // Infinities themselves (a max reduction's -inf start) are held by every
+  // float type.
+  if (r.getLo() == r.getHi() && std::isinf(r.getLo()))
+    return fit;
   double margin = calibrated ? 2 : 1;
   if (narrowRange && (r.isExpanded() || r.maxAbs() * margin > largest)) {
     fit.kind = RangeFit::MayOverflow;

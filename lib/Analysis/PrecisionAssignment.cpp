@@ -349,13 +349,7 @@ PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
   if (failed(inputRanges))
     return root->emitError("amp: ") << rangeError;
   rangeOptions.inputRanges = std::move(*inputRanges);
-  if (options.calibrated) {
-    auto matched = matchCalibratedRanges(root, *options.calibrated);
-    if (!matched)
-      return root->emitError("amp: ") << llvm::toString(matched.takeError());
-    impl.calibrated = std::move(*matched);
-    rangeOptions.calibrated = &impl.calibrated;
-  }
+  rangeOptions.calibrated = options.calibrated;
   FailureOr<FloatRanges> ranges = FloatRanges::compute(root, rangeOptions);
   if (failed(ranges))
     return root->emitError("amp: the float range analysis failed");

@@ -170,7 +170,6 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
                             << llvm::toString(file.takeError());
     calibrated = std::make_shared<CalibratedRanges>(std::move(*file));
   }
-  options.calibrated = calibrated.get();
   return success();
 }
 
@@ -265,11 +264,34 @@ void MixedPrecision::runOnOperation() {
   // The analysis weighs every use of a value: dead ops would sway it, and
   // the pass erases what it leaves dead, so that a second run, which sees
   // none of them, decides the same.
-  eraseDeadOps(root);
+  //
+  // Calibrated ranges name ops by their place in the program as it was
+  // written (amp-run numbers them so): they are matched first, and only the
+  // values that survive are kept.
+  AssignmentOptions runOptions = options;
+  llvm::DenseMap<Value, ObservedRange> calibratedValues;
+  if (calibrated) {
+    auto matched = matchCalibratedRanges(root, *calibrated);
+    if (!matched) {
+      // Located at the root, without printing it: the message names the op.
+      mlir::emitError(root->getLoc(), "mixed-precision: ")
+          << llvm::toString(matched.takeError());
+      return signalPassFailure();
+    }
+    eraseDeadOps(root);
+    root->walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (auto it = matched->find(result); it != matched->end())
+          calibratedValues.try_emplace(result, it->second);
+    });
+    runOptions.calibrated = &calibratedValues;
+  } else {
+    eraseDeadOps(root);
+  }
   bool changeSignatures =
       !isa<FunctionOpInterface>(root) && root->hasTrait<OpTrait::SymbolTable>();
   FailureOr<PrecisionAssignment> assignment =
-      PrecisionAssignment::analyze(root, options, changeSignatures);
+      PrecisionAssignment::analyze(root, runOptions, changeSignatures);
   if (failed(assignment))
     return signalPassFailure();
 

@@ -137,7 +137,7 @@ print("explain:", len(r.remarks) > 0, len(amp.convert(MLP).remarks))
 # the conversion ("error").
 MISSING = """
 func.func @f(%a: f32) -> f32 {
-  %0 = math.exp %a : f32
+  %0 = math.tanh %a : f32
   %1 = llvm.fadd %0, %a : f32
   return %1 : f32
 }

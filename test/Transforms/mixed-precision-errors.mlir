@@ -44,6 +44,22 @@
 // RUN: not amp-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(mixed-precision{keep-io-types=false}))' 2>&1 | FileCheck %s --check-prefix=NOKEEP
 // NOKEEP: error: mixed-precision: keep-io-types=false changes signatures and callers; run the pass on the module
 //
+// Ranges: input-range entries, and ranges files that cannot be read, are
+// not amp-run's, or were made for another program (the first entry that
+// does not match is named).
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="input-range=a:b" 2>&1 | FileCheck %s --check-prefix=INRANGE
+// INRANGE: error: mixed-precision: input-range entry 'a:b': expected LO:HI with numbers LO <= HI (e.g. -14:14)
+// INRANGE-NOT: func.func
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="input-range=x=0:1" 2>&1 | FileCheck %s --check-prefix=INRANGEARG
+// INRANGEARG: error: mixed-precision: input-range entry 'x=0:1': expected LO:HI or N=LO:HI with N an argument index
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="ranges=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=NORANGES
+// NORANGES: error: mixed-precision: ranges={{.*}}missing.json: cannot read
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="ranges=%S/Inputs/policy.json" 2>&1 | FileCheck %s --check-prefix=NOTRANGES
+// NOTRANGES: error: mixed-precision: ranges={{.*}}policy.json: no "amp_ranges_version" (not a file of amp-run --calibrate)
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="ranges=%S/Inputs/other-program-ranges.json" 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: mixed-precision: the ranges do not match this program: the entry for op 1 result 0 ('math.exp' at other.mlir:3:8) is 'foo.compute' at mixed-precision-errors.mlir:{{[0-9]+}}:8 in this program
+// OTHER-NOT: func.func
+//
 // A policy attribute of the wrong kind is rejected by the verifier.
 // RUN: not amp-opt %S/Inputs/wrong-attribute.mlir --mixed-precision -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRONGATTR
 // WRONGATTR: error: 'amp.precision' must be an #amp.precision attribute, got "never"

@@ -16,6 +16,8 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 #include <vector>
@@ -23,7 +25,7 @@
 namespace mlir {
 namespace amp {
 class PolicyTable;
-struct CalibratedRanges;
+struct ObservedRange;
 
 /// The low-precision type ops are converted to.
 enum class LowPrecision { F16, BF16 };
@@ -60,9 +62,9 @@ struct AssignmentOptions {
   /// Ranges of function arguments (`input-range=`), as LO:HI or N=LO:HI
   /// entries (parseInputRanges in FloatRangeAnalysis.h checks them).
   std::vector<std::string> inputRanges;
-  /// Ranges observed by `amp-run --calibrate`, matched against the program
-  /// when it is analysed (null: none).
-  const CalibratedRanges *calibrated = nullptr;
+  /// Ranges observed by `amp-run --calibrate`, matched to the program's
+  /// values (matchCalibratedRanges; null: none).
+  const llvm::DenseMap<Value, ObservedRange> *calibrated = nullptr;
   /// For tests: with the optimal placement, also try every labelling of
   /// placements with at most this many free choices and report both costs
   /// as a remark on the root (0: off).

@@ -91,3 +91,31 @@ func.func @unknown_attr(%a: f32) -> f32 {
   %0 = arith.addf %a, %a {amp.policy = #amp.policy<never>} : f32
   return %0 : f32
 }
+
+// -----
+
+// expected-error @+1 {{'amp.range' must be an array of two floats [lo, hi], got [1.000000e+00]}}
+func.func @range_one_bound(%x: tensor<4xf32> {amp.range = [1.0]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'amp.range' of argument 0 needs lo <= hi, got [2.000000e+00, 1.000000e+00]}}
+func.func @range_reversed(%x: tensor<4xf32> {amp.range = [2.0, 1.0]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'amp.range' on argument 0, which holds no floats}}
+func.func @range_of_integers(%x: tensor<4xi32> {amp.range = [0.0, 1.0]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown amp argument attribute 'amp.bounds'; expected 'amp.range'}}
+func.func @unknown_argument_attribute(%x: f32 {amp.bounds = [0.0, 1.0]}) {
+  return
+}
