@@ -21,12 +21,14 @@ static int rank(RangeSource source) {
   switch (source) {
   case RangeSource::Known:
     return 0;
-  case RangeSource::Calibrated:
+  case RangeSource::Given:
     return 1;
-  case RangeSource::Assumed:
+  case RangeSource::Calibrated:
     return 2;
-  case RangeSource::Expanded:
+  case RangeSource::Assumed:
     return 3;
+  case RangeSource::Expanded:
+    return 4;
   }
   llvm_unreachable("unknown range source");
 }
@@ -67,6 +69,9 @@ void FloatRange::print(llvm::raw_ostream &os) const {
   os << "]";
   switch (source) {
   case RangeSource::Known:
+    break;
+  case RangeSource::Given:
+    os << " given";
     break;
   case RangeSource::Calibrated:
     os << " calibrated";

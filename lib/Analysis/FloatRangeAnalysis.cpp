@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/FloatRangeAnalysis.h"
+#include "amp/Analysis/Policy.h"
 #include "amp/Dialect/Amp/Amp.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
@@ -170,6 +171,7 @@ static FloatRange settle(Operation *op, const Transfer &t,
   if (t.bounded)
     return FloatRange::known(b.lo, b.hi, op);
   bool assumedIn = false, calibratedIn = false;
+  // (Given ranges are facts like constants: results of them are Known.)
   const FloatRange *expandedIn = nullptr;
   for (const FloatRange &r : operands) {
     if (!r.isInitialized())
@@ -775,16 +777,24 @@ void FloatRangeAnalysis::setToEntryState(FloatRangeLattice *lattice) {
     Block *block = arg.getOwner();
     auto func = dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
     if (func && block->isEntryBlock()) {
+      // By precedence: the argument's attribute, the option, the policy
+      // file's rule on the function.
       unsigned index = arg.getArgNumber();
+      auto given = [&](double lo, double hi) {
+        return FloatRange(lo, hi, RangeSource::Given, func);
+      };
+      if (options.policy)
+        if (auto stated = options.policy->lookupRange(func))
+          range = given(stated->first.first, stated->first.second);
       for (const InputRange &r : options.inputRanges)
         if (!r.argument || *r.argument == index)
-          range = FloatRange::known(r.lo, r.hi, func);
-      if (auto attr = func.getArgAttrOfType<ArrayAttr>(index, AmpDialect::getRangeAttrName()))
+          range = given(r.lo, r.hi);
+      if (auto attr = func.getArgAttrOfType<ArrayAttr>(
+              index, AmpDialect::getRangeAttrName()))
         if (attr.size() == 2 && isa<FloatAttr>(attr[0]) &&
             isa<FloatAttr>(attr[1]))
-          range = FloatRange::known(cast<FloatAttr>(attr[0]).getValueAsDouble(),
-                                    cast<FloatAttr>(attr[1]).getValueAsDouble(),
-                                    func);
+          range = given(cast<FloatAttr>(attr[0]).getValueAsDouble(),
+                        cast<FloatAttr>(attr[1]).getValueAsDouble());
       if (!range.isAssumed() && range.maxAbs() > kAssumedBound)
         range = FloatRange(range.getLo(), range.getHi(), RangeSource::Expanded,
                            func);
@@ -810,12 +820,24 @@ LogicalResult FloatRangeAnalysis::visitOperation(
   };
   Evaluator evaluator(options, outside);
   SmallVector<FloatRange> out = evaluator.evaluate(op, in);
+  // What the user states of the op's results wins over what is computed
+  // and what was observed.
+  std::optional<std::pair<std::pair<double, double>, std::string>> stated;
+  if (options.policy)
+    stated = options.policy->lookupRange(op);
   for (auto [result, lattice, range] :
        llvm::zip(op->getResults(), results, out)) {
     FloatRange r = range;
     if (!holdsFloats(result.getType()))
       r = FloatRange::known(-inf, inf);
-    if (options.calibrated) {
+    else if (stated)
+      r = FloatRange(stated->first.first, stated->first.second,
+                     std::max(std::fabs(stated->first.first),
+                              std::fabs(stated->first.second)) > kAssumedBound
+                         ? RangeSource::Expanded
+                         : RangeSource::Given,
+                     op);
+    if (options.calibrated && !stated) {
       auto it = options.calibrated->find(result);
       if (it != options.calibrated->end()) {
         const ObservedRange &o = it->second;
@@ -893,9 +915,14 @@ std::string FloatRanges::describe(Value value) const {
   case RangeSource::Assumed:
     return "in " + formatRange(r) + ", assumed (inputs are assumed to fit " +
            "f16, |x| <= 65504)";
-  case RangeSource::Known:
+  case RangeSource::Given:
     if (origin && isa<FunctionOpInterface>(origin))
       return "in " + formatRange(r) + ": the range given for the argument";
+    if (origin)
+      return "in " + formatRange(r) + ": the range the policy file gives for " +
+             describeOp(origin);
+    return "in " + formatRange(r) + ": given";
+  case RangeSource::Known:
     if (origin)
       return "in " + formatRange(r) + ": output of " + describeOp(origin);
     return "in " + formatRange(r);
@@ -918,6 +945,10 @@ std::string FloatRanges::describe(Value value) const {
       return "in " + formatRange(r) + ", " + reach;
     if (isa<FunctionOpInterface>(origin))
       return "in " + formatRange(r) + ": the range given for the argument";
+    if (origin == value.getDefiningOp() && impl->options.policy &&
+        impl->options.policy->lookupRange(origin))
+      return "in " + formatRange(r) + ": the range the policy file gives for " +
+             describeOp(origin);
     std::string text = describeOp(origin);
     SmallVector<std::string> inputs;
     for (Value operand : origin->getOperands())

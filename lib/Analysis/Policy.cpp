@@ -15,6 +15,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
+
+#include <cmath>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -108,6 +110,14 @@ PolicyTable::lookupAccumulate(Operation *op) const {
   for (const PolicyRule &rule : rules)
     if (rule.accumulate && rule.matches(op))
       return rule.accumulate;
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::pair<double, double>, std::string>>
+PolicyTable::lookupRange(Operation *op) const {
+  for (const PolicyRule &rule : rules)
+    if (rule.range && rule.matches(op))
+      return std::make_pair(*rule.range, rule.description);
   return std::nullopt;
 }
 
@@ -251,16 +261,30 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
     } else if (*key == "when") {
       if (failed(readConditions(value, rule)))
         return failure();
+    } else if (*key == "range") {
+      auto *bounds = dyn_cast_if_present<llvm::yaml::SequenceNode>(value);
+      SmallVector<double, 2> numbers;
+      if (bounds)
+        for (llvm::yaml::Node &bound : *bounds) {
+          FailureOr<std::string> text = scalar(&bound, "a 'range' bound");
+          double d;
+          if (failed(text) || StringRef(*text).getAsDouble(d) || std::isnan(d))
+            return fail(&bound, "a 'range' bound must be a number");
+          numbers.push_back(d);
+        }
+      if (!bounds || numbers.size() != 2 || numbers[0] > numbers[1])
+        return fail(value, "'range' must be [lo, hi] with lo <= hi");
+      rule.range = std::make_pair(numbers[0], numbers[1]);
     } else {
       return fail(kv.getKey(), "unknown rule key '" + *key +
-                                   "'; expected op, policy, accumulate or "
-                                   "when");
+                                   "'; expected op, policy, accumulate, "
+                                   "range or when");
     }
   }
   if (!hasOp)
     return fail(node, "a rule needs an 'op' (an op name, 'dialect.*' or '*')");
-  if (!rule.policy && !rule.accumulate)
-    return fail(node, "a rule must set 'policy' or 'accumulate'");
+  if (!rule.policy && !rule.accumulate && !rule.range)
+    return fail(node, "a rule must set 'policy', 'accumulate' or 'range'");
   return success();
 }
 

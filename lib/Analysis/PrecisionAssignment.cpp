@@ -350,6 +350,7 @@ PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
     return root->emitError("amp: ") << rangeError;
   rangeOptions.inputRanges = std::move(*inputRanges);
   rangeOptions.calibrated = options.calibrated;
+  rangeOptions.policy = options.policy;
   FailureOr<FloatRanges> ranges = FloatRanges::compute(root, rangeOptions);
   if (failed(ranges))
     return root->emitError("amp: the float range analysis failed");

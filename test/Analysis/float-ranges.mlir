@@ -144,7 +144,7 @@ func.func @sources(%x: tensor<8xf32> {amp.range = [-1.0, 3.0]}, %i: tensor<8xi8>
 // CHECK: remark: range: result 0 [2, inf] expanded; arith.mulf
 // CHECK-NEXT: remark: range: result 0 [1, inf] expanded; in [1, inf], computed from arith.mulf
 // CHECK-NEXT: remark: range: result 0 [-0.761594, 0.761594]; in [-0.761594, 0.761594]: output of math.tanh
-// CHECK-NEXT: remark: range: result 0 [-1, 1]; in [-1, 1]: the range given for the argument
+// CHECK-NEXT: remark: range: result 0 [-1, 1] given; in [-1, 1]: the range given for the argument
 // CHECK-NEXT: remark: range: result 0 [-0.5, 0.5]; in [-0.5, 0.5]; f16: fits
 // CHECK-NEXT: remark: range: result 0 [0.5, 0.5]
 // CHECK-NEXT: remark: range: result 0 [-0.5, 0.5]

@@ -6,7 +6,8 @@
 //
 // Specified: amp's f16 program computes the same output as the f32 program
 // (within f16 rounding: rtol 1e-2 on outputs near 90, atol 0.5). amp keeps
-// the sums in f32 and never rounds a sum accumulated in f32 to f16: the
+// the sums in f32 and never rounds them to f16, since the range analysis
+// says they may exceed it (a sum of 1280 values, each assumed to fit): the
 // division that makes the mean of it computes in f32, and only the mean
 // (about 90) is rounded to f16 for the next convolution. (Before, the
 // division followed its operands into f16, the sum became inf and the
@@ -15,7 +16,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: amp-run %s --entry=main --seed=1 --save-inputs=%t --output=%t/ref.npy
 // RUN: amp-opt %s --mixed-precision="precision=f16 explain=true" --mlir-print-op-on-diagnostic=false -o %t/f16.mlir 2>&1 | FileCheck %s
-// CHECK: remark: amp: linalg.generic stays f32 (follow, model): reads a sum accumulated in f32, which may exceed the range of f16
+// CHECK: remark: amp: linalg.generic stays f32 (follow, range): reads operand 0, which may exceed f16: tosa.reduce_sum at mean-of-large-sum-f16.mlir:{{[0-9]+}}:9 of values in [0, 2.09613e+06] may reach 8.38451e+07, beyond f16's largest value 65504
 // RUN: amp-run %t/f16.mlir --entry=main --input=%t/arg0.npy --compare=%t/ref.npy --rtol=0.01 --atol=0.5
 
 func.func @main(%x: tensor<1x32x40x4xf32>) -> tensor<1x1x1x4xf32> {

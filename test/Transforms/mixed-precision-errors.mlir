@@ -56,6 +56,8 @@
 // NORANGES: error: mixed-precision: ranges={{.*}}missing.json: cannot read
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="ranges=%S/Inputs/policy.json" 2>&1 | FileCheck %s --check-prefix=NOTRANGES
 // NOTRANGES: error: mixed-precision: ranges={{.*}}policy.json: no "amp_ranges_version" (not a file of amp-run --calibrate)
+// RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision=policy-file=%S/Inputs/bad-range.json 2>&1 | FileCheck %s --check-prefix=BADRANGE
+// BADRANGE: error: mixed-precision: {{.*}}bad-range.json:3:34: 'range' must be [lo, hi] with lo <= hi
 // RUN: not amp-opt %s --allow-unregistered-dialect --mixed-precision="ranges=%S/Inputs/other-program-ranges.json" 2>&1 | FileCheck %s --check-prefix=OTHER
 // OTHER: error: mixed-precision: the ranges do not match this program: the entry for op 1 result 0 ('math.exp' at other.mlir:3:8) is 'foo.compute' at mixed-precision-errors.mlir:{{[0-9]+}}:8 in this program
 // OTHER-NOT: func.func

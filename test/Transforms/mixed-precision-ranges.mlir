@@ -3,6 +3,7 @@
 // RUN: amp-opt %s --split-input-file --mixed-precision="precision=bf16" --verify-each | FileCheck %s --check-prefix=BF16
 // RUN: amp-opt %s --split-input-file --mixed-precision="explain" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 // RUN: amp-opt %s --split-input-file --mixed-precision="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: amp-opt %s --split-input-file --mixed-precision="policy-file=%S/Inputs/ranges-policy.json explain" --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=POLICY
 
 // What values can be decides. exp stays f32 because it overflows f16; its
 // result may reach inf (the argument is only assumed to fit f16), and so
@@ -44,6 +45,10 @@ func.func @exp_chain(%x: tensor<64xf32>) -> tensor<64xf32> {
 // BF16: math.sqrt %{{.+}} : tensor<8x8xbf16>
 // BF16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x8xbf16>, tensor<8x8xbf16>)
 // EXPLAIN: remark: amp: linalg.matmul stays f32 (allow, range): reads operand 0, which may exceed f16
+// A policy file's rule may state the range of an op's results:
+// POLICY-LABEL: func.func @exp_chain_matmul
+// POLICY: %[[S:.+]] = math.sqrt %{{.+}} : tensor<8x8xf16>
+// POLICY: linalg.matmul ins(%[[S]], %{{.+}} : tensor<8x8xf16>, tensor<8x8xf16>)
 // REPORT: "op": "linalg.matmul",
 // REPORT-NEXT: "loc": {{.*}}
 // REPORT-NEXT: "mode": "f32",

@@ -41,8 +41,11 @@ enum class RangeSource : uint8_t {
   /// Assumed to fit (a function argument, an unknown op's result), or
   /// computed from such values by ops that keep the assumption.
   Assumed,
-  /// Facts: constants, integer conversions, bounded functions, user ranges.
+  /// Facts: constants, integer conversions, bounded functions.
   Known,
+  /// Stated by the user: `amp.range`, `input-range=`, a policy file's
+  /// `range` (a fact to amp).
+  Given,
   /// Observed by `amp-run --calibrate`.
   Calibrated,
   /// An op (`origin`) expanded the range beyond what was assumed or known

@@ -7,7 +7,9 @@
 // interval each float value's elements lie in (FloatRange.h). Sources:
 // constants; function arguments (assumed to fit the low type, or given by
 // the user: `amp.range = [lo, hi]` on the argument, the pass's
-// `input-range=`); calibrated ranges (`amp-run --calibrate`). Transfer
+// `input-range=`, a policy file's `range` rule on the function); op results
+// a policy file's `range` rule states; calibrated ranges (`amp-run
+// --calibrate`). Transfer
 // functions cover arith and math, linalg (any structured op, by evaluating
 // its body on intervals, reductions counted), linalg.softmax, tosa and
 // tensor; control flow and calls are joined by the framework, and values
@@ -41,8 +43,12 @@ struct InputRange {
 FailureOr<SmallVector<InputRange>> parseInputRanges(ArrayRef<std::string> specs,
                                                     std::string &error);
 
+class PolicyTable;
+
 struct FloatRangeOptions {
   SmallVector<InputRange> inputRanges;
+  /// A policy file's `range` rules (null: none).
+  const PolicyTable *policy = nullptr;
   /// Observed ranges of op results (matchCalibratedRanges).
   const llvm::DenseMap<Value, ObservedRange> *calibrated = nullptr;
 };

@@ -32,6 +32,10 @@ struct PolicyRule {
   /// What the rule sets; either may be absent.
   std::optional<Policy> policy;
   std::optional<AccumulateMode> accumulate;
+  /// The range [lo, hi] the values of the op's float results (of a
+  /// function's float arguments, for a function) lie in, as the user
+  /// states it.
+  std::optional<std::pair<double, double>> range;
   /// Conditions; all must hold.
   std::optional<int64_t> minReductionSize, maxReductionSize;
   std::optional<int64_t> minElements, maxElements;
@@ -57,6 +61,11 @@ public:
   lookupPolicy(Operation *op) const;
   /// The accumulation mode the file states for `op`.
   std::optional<AccumulateMode> lookupAccumulate(Operation *op) const;
+
+  /// The range the file states for `op`'s results (a function's
+  /// arguments), with the rule's location.
+  std::optional<std::pair<std::pair<double, double>, std::string>>
+  lookupRange(Operation *op) const;
 
   /// Op names in the option lists, to warn about names no registered op has.
   std::vector<std::string> listedOpNames() const;
