@@ -68,7 +68,21 @@ void mlir::amp::runtime::matchInF32Program(
   report.f32 = result;
   if (!report.found || report.isArgument)
     return;
-  const ObservedRange &value = report.value;
+  // The f32 program has no roundings: for an arith.truncf (what amp inserts
+  // to store a value low), look up the op whose result it rounds.
+  struct Subject {
+    std::string opName, location;
+    uint64_t opIndex;
+    unsigned resultNumber;
+  } value{report.value.opName, report.value.location, report.value.opIndex,
+          report.value.resultNumber};
+  if (value.opName == "arith.truncf" && !report.operands.empty() &&
+      report.operands.front().source.kind == OperandSource::Probe) {
+    const NonfiniteReport::Operand &rounded = report.operands.front();
+    value = {rounded.opName, rounded.location, rounded.opIndex,
+             rounded.resultNumber};
+    report.f32->roundedOp = rounded.opName + " at " + rounded.location;
+  }
 
   // The op's rank among the converted program's ops of its name, and among
   // those of its name and location.
@@ -185,8 +199,14 @@ void mlir::amp::runtime::printNonfiniteReport(llvm::raw_ostream &os,
   if (!report.f32)
     return;
   const NonfiniteReport::F32 &f32 = *report.f32;
+  std::string subject = value.opName + " at " + value.location;
+  if (!f32.roundedOp.empty()) {
+    os << "  rounds the result of " << f32.roundedOp
+       << " to a narrower type; the f32 program computes that op\n";
+    subject = f32.roundedOp;
+  }
   if (f32.match == NonfiniteReport::F32::None) {
-    os << "  f32: no " << value.opName << " at " << value.location << " in '"
+    os << "  f32: no " << subject << " in '"
        << f32.program
        << "' (print converted programs with --mlir-print-debuginfo to keep "
           "the f32 program's locations)\n";
@@ -195,7 +215,8 @@ void mlir::amp::runtime::printNonfiniteReport(llvm::raw_ostream &os,
   std::string how;
   if (f32.match == NonfiniteReport::F32::Position)
     how = (" (matched by position: the " + llvm::Twine(f32.position + 1) +
-           ordinalSuffix(f32.position + 1) + " " + value.opName +
+           ordinalSuffix(f32.position + 1) + " " +
+           subject.substr(0, subject.find(" at ")) +
            "; the locations differ)")
               .str();
   const ObservedRange &r = f32.range;
@@ -285,6 +306,8 @@ llvm::json::Value mlir::amp::runtime::toJSON(const NonfiniteReport &report) {
         match[key] = value;
       match["finite"] = f32.range.count > 0 && f32.range.nonfinite == 0;
     }
+    if (!f32.roundedOp.empty())
+      match["rounded_op"] = f32.roundedOp;
     object["f32"] = std::move(match);
   }
   return object;

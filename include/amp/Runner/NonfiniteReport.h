@@ -69,6 +69,10 @@ struct NonfiniteReport {
     unsigned position = 0;
     /// The f32 op's result over the whole f32 run.
     ObservedRange range;
+    /// When the first non-finite value is a rounding (an arith.truncf amp
+    /// inserted), the op whose result it rounds, which is what the f32
+    /// program computes: "math.exp at model.mlir:7:10". Empty otherwise.
+    std::string roundedOp;
   };
   std::optional<F32> f32;
 };
@@ -79,7 +83,8 @@ NonfiniteReport makeNonfiniteReport(const ProbedProgram &program,
                                     llvm::StringRef entry);
 
 /// Looks up the op the report names in the f32 program (named
-/// `programName`) that was run with probes: the op of the same name at the
+/// `programName`) that was run with probes -- for a rounding (arith.truncf),
+/// the op whose result it rounds -- : the op of the same name at the
 /// same location (the k-th of them if the converted program has several),
 /// or, when no op is at that location, the op of the same name at the same
 /// rank among the ops of that name, provided both programs have the same
