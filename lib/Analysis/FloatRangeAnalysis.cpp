@@ -808,6 +808,12 @@ LogicalResult FloatRangeAnalysis::visitOperation(
     ArrayRef<FloatRangeLattice *> results) {
   if (results.empty())
     return success();
+  // Ops of a body its owner evaluates (a linalg op's) are not values of
+  // the program: the owner's transfer function evaluates them.
+  if (Operation *parent = op->getParentOp())
+    if (!isa<FunctionOpInterface, RegionBranchOpInterface>(parent) &&
+        !parent->hasTrait<OpTrait::SymbolTable>())
+      return success();
   SmallVector<FloatRange> in;
   for (auto [v, lattice] : llvm::zip(op->getOperands(), operands)) {
     // Wait until every float operand has a range.

@@ -374,6 +374,9 @@ PrecisionAssignment::analyze(Operation *root, const AssignmentOptions &options,
   }
 
   impl.respectRanges();
+  // The ranges have been used: their solver's memory goes now, not after
+  // the rewrite.
+  impl.ranges.reset();
   for (Value v : impl.f32Sources)
     impl.contribute(v, {State::F32, {}});
   // A buffer cannot be cast on its way out: a sink's storage is f32.
