@@ -24,7 +24,7 @@ using namespace mlir;
 using namespace mlir::amp;
 
 // Below these magnitudes a nonzero value is subnormal (or zero) in the type.
-static constexpr double kF16SmallestNormal = 6.103515625e-05;  // 2^-14
+static constexpr double kF16SmallestNormal = 6.103515625e-05;   // 2^-14
 static constexpr double kBF16SmallestNormal = 1.1754943508e-38; // 2^-126
 
 void ObservedRange::observe(const float *data, uint64_t n) {
@@ -266,8 +266,8 @@ mlir::amp::matchCalibratedRanges(Operation *root,
     if (op->getName().getStringRef() != r.opName || loc != r.location)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "the ranges do not match this program: the " + describe() +
-              " is '" + op->getName().getStringRef().str() + "' at " + loc +
+          "the ranges do not match this program: the " + describe() + " is '" +
+              op->getName().getStringRef().str() + "' at " + loc +
               " in this program");
     matched[it->second] = r;
   }

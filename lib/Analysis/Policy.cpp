@@ -16,8 +16,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
 
-#include <cmath>
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::amp;

@@ -206,8 +206,7 @@ void mlir::amp::runtime::printNonfiniteReport(llvm::raw_ostream &os,
     subject = f32.roundedOp;
   }
   if (f32.match == NonfiniteReport::F32::None) {
-    os << "  f32: no " << subject << " in '"
-       << f32.program
+    os << "  f32: no " << subject << " in '" << f32.program
        << "' (print converted programs with --mlir-print-debuginfo to keep "
           "the f32 program's locations)\n";
     return;
@@ -216,8 +215,7 @@ void mlir::amp::runtime::printNonfiniteReport(llvm::raw_ostream &os,
   if (f32.match == NonfiniteReport::F32::Position)
     how = (" (matched by position: the " + llvm::Twine(f32.position + 1) +
            ordinalSuffix(f32.position + 1) + " " +
-           subject.substr(0, subject.find(" at ")) +
-           "; the locations differ)")
+           subject.substr(0, subject.find(" at ")) + "; the locations differ)")
               .str();
   const ObservedRange &r = f32.range;
   if (!r.count)

@@ -166,8 +166,8 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
   if (!rangesFile.empty()) {
     llvm::Expected<CalibratedRanges> file = readCalibratedRanges(rangesFile);
     if (!file)
-      return emitError(loc) << "mixed-precision: ranges="
-                            << llvm::toString(file.takeError());
+      return emitError(loc)
+             << "mixed-precision: ranges=" << llvm::toString(file.takeError());
     calibrated = std::make_shared<CalibratedRanges>(std::move(*file));
   }
   return success();

@@ -73,7 +73,8 @@ struct TestPrintRanges : amp::impl::TestPrintRangesBase<TestPrintRanges> {
     root->walk([&](Operation *op) {
       // Ops of bodies their owner evaluates (linalg) are not values.
       Operation *parent = op->getParentOp();
-      if (parent && !isa<FunctionOpInterface, RegionBranchOpInterface>(parent) &&
+      if (parent &&
+          !isa<FunctionOpInterface, RegionBranchOpInterface>(parent) &&
           parent != root)
         return;
       for (OpResult result : op->getResults()) {
@@ -83,8 +84,8 @@ struct TestPrintRanges : amp::impl::TestPrintRangesBase<TestPrintRanges> {
         std::string text;
         llvm::raw_string_ostream os(text);
         os << "range: result " << result.getResultNumber() << " " << r << "; "
-           << ranges->describe(result) << "; f16: "
-           << fitName(ranges->fits(result, f16))
+           << ranges->describe(result)
+           << "; f16: " << fitName(ranges->fits(result, f16))
            << "; bf16: " << fitName(ranges->fits(result, bf16));
         op->emitRemark(text);
       }

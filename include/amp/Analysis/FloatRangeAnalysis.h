@@ -56,8 +56,8 @@ struct FloatRangeOptions {
 /// The lattice element of a value, with widening at loop heads.
 class FloatRangeLattice : public dataflow::Lattice<FloatRange> {
 public:
-  using Lattice::Lattice;
   using Lattice::join;
+  using Lattice::Lattice;
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FloatRangeLattice)
   ChangeResult join(const AbstractSparseLattice &rhs) override;
 };

@@ -1,5 +1,4 @@
-//===- NonfiniteReport.h - Where a program first went inf or NaN -*- C++
-//-*-===//
+//===- NonfiniteReport.h - Where a program first went inf/NaN --*- C++ -*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

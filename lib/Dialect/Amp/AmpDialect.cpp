@@ -200,9 +200,8 @@ LogicalResult AmpDialect::verifyRegionArgAttribute(Operation *op,
       if (auto shaped = dyn_cast<ShapedType>(type))
         type = shaped.getElementType();
       if (!isa<FloatType>(type))
-        return op->emitError()
-               << "'" << name << "' on argument " << argIndex
-               << ", which holds no floats";
+        return op->emitError() << "'" << name << "' on argument " << argIndex
+                               << ", which holds no floats";
     }
   }
   return success();
