@@ -337,6 +337,15 @@ void PrecisionAssignment::Impl::respectRanges() {
     if (ranges->fits(v, lowTypeOf(v)).kind != RangeFit::Fits)
       f32Sources.push_back(v);
   }
+  if (options->describeRanges)
+    for (auto [op, d] : llvm::zip(ops, decisions))
+      for (OpResult result : op->getResults())
+        if (d.dataResults.size() > result.getResultNumber() &&
+            d.dataResults[result.getResultNumber()] &&
+            ranges->lookup(result).isInitialized())
+          d.resultRanges.push_back("result " +
+                                   std::to_string(result.getResultNumber()) +
+                                   " " + ranges->describe(result));
   for (auto [op, d] : llvm::zip(ops, decisions)) {
     if ((d.mode != ComputeMode::Low &&
          d.mode != ComputeMode::WideAccumulator) ||

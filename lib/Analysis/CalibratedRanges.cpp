@@ -62,7 +62,7 @@ static bool isCalibratedType(Type type) {
   return tensor && tensor.getElementType().isF32();
 }
 
-void mlir::amp::forEachCalibratedValue(
+void mlir::amp::forEachProgramResult(
     Operation *root, llvm::function_ref<void(uint64_t, OpResult)> fn) {
   uint64_t index = 0;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -79,8 +79,15 @@ void mlir::amp::forEachCalibratedValue(
         return;
     }
     for (OpResult result : op->getResults())
-      if (isCalibratedType(result.getType()))
-        fn(opIndex, result);
+      fn(opIndex, result);
+  });
+}
+
+void mlir::amp::forEachCalibratedValue(
+    Operation *root, llvm::function_ref<void(uint64_t, OpResult)> fn) {
+  forEachProgramResult(root, [&](uint64_t opIndex, OpResult result) {
+    if (isCalibratedType(result.getType()))
+      fn(opIndex, result);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
@@ -186,7 +187,7 @@ Executable::run(llvm::ArrayRef<HostTensor> inputs, unsigned repeat,
   // Input buffers, allocated where the device can use them.
   llvm::SmallVector<void *> buffers;
   llvm::DenseSet<uintptr_t> inputAllocations;
-  auto releaseInputs = llvm::make_scope_exit([&] {
+  llvm::scope_exit releaseInputs([&] {
     for (void *buffer : buffers)
       release(buffer);
   });
@@ -258,14 +259,22 @@ Executable::run(llvm::ArrayRef<HostTensor> inputs, unsigned repeat,
     }
   };
 
-  for (unsigned i = 0; i < std::max(repeat, 1u); ++i) {
-    if (i)
-      releaseResults();
-    auto start = std::chrono::steady_clock::now();
-    entry(packed.pointers.data());
-    auto stop = std::chrono::steady_clock::now();
-    millis.push_back(
-        std::chrono::duration<double, std::milli>(stop - start).count());
+  auto calls = [&] {
+    for (unsigned i = 0; i < std::max(repeat, 1u); ++i) {
+      if (i)
+        releaseResults();
+      auto start = std::chrono::steady_clock::now();
+      entry(packed.pointers.data());
+      auto stop = std::chrono::steady_clock::now();
+      millis.push_back(
+          std::chrono::duration<double, std::milli>(stop - start).count());
+    }
+  };
+  if (options.stackBytes) {
+    llvm::thread worker(std::optional<unsigned>(options.stackBytes), calls);
+    worker.join();
+  } else {
+    calls();
   }
 
   llvm::SmallVector<HostTensor> results;

@@ -43,26 +43,13 @@ static bool isLowPrecisionFloat(Type type) {
 }
 
 /// f16 and bf16 results under the rule by which forEachCalibratedValue
-/// visits f32 ones (the same op numbering; nothing inside a body its owner
-/// converts, such as a linalg op's scalar body).
+/// visits f32 ones (the same op numbering).
 static void
 forEachLowPrecisionValue(Operation *root,
                          llvm::function_ref<void(uint64_t, OpResult)> fn) {
-  uint64_t index = 0;
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == root)
-      return;
-    uint64_t opIndex = index++;
-    for (Operation *parent = op->getParentOp(); parent && parent != root;
-         parent = parent->getParentOp()) {
-      if (isa<FunctionOpInterface>(parent))
-        break;
-      if (!isa<RegionBranchOpInterface>(parent))
-        return;
-    }
-    for (OpResult result : op->getResults())
-      if (isLowPrecisionFloat(result.getType()))
-        fn(opIndex, result);
+  forEachProgramResult(root, [&](uint64_t opIndex, OpResult result) {
+    if (isLowPrecisionFloat(result.getType()))
+      fn(opIndex, result);
   });
 }
 

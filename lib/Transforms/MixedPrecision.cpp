@@ -233,6 +233,11 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
           json.attribute("low", typeString(d->lowType));
           if (d->accType)
             json.attribute("accumulate", typeString(d->accType));
+          if (!d->resultRanges.empty())
+            json.attributeArray("ranges", [&] {
+              for (const std::string &range : d->resultRanges)
+                json.value(range);
+            });
         });
       }
     });
@@ -269,6 +274,10 @@ void MixedPrecision::runOnOperation() {
   // written (amp-run numbers them so): they are matched first, and only the
   // values that survive are kept.
   AssignmentOptions runOptions = options;
+  auto *ampDialect = getContext().getLoadedDialect<AmpDialect>();
+  bool reports = explain || !reportFile.empty() ||
+                 (ampDialect && ampDialect->getReportHandler());
+  runOptions.describeRanges = reports;
   llvm::DenseMap<Value, ObservedRange> calibratedValues;
   if (calibrated) {
     auto matched = matchCalibratedRanges(root, *calibrated);
@@ -297,9 +306,6 @@ void MixedPrecision::runOnOperation() {
 
   // What the remarks and the report say of each op, taken before the
   // rewrite replaces ops (only when they are asked for).
-  auto *ampDialect = getContext().getLoadedDialect<AmpDialect>();
-  bool reports = explain || !reportFile.empty() ||
-                 (ampDialect && ampDialect->getReportHandler());
   SmallVector<ReportEntry> entries;
   if (reports)
     for (auto [i, op] : llvm::enumerate(assignment->getOps()))

@@ -75,6 +75,10 @@ func.func @exp_chain_matmul(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %c: tensor
 // CHECK: %[[PL:.+]] = arith.truncf %[[P]] : tensor<4x16xf32> to tensor<4x16xf16>
 // CHECK: linalg.matmul ins(%[[PL]], %{{.+}} : tensor<4x16xf16>, tensor<16x8xf16>)
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xf16>, tensor<8x8xf16>)
+// The report gives each op's result ranges:
+// REPORT: "op": "linalg.softmax",
+// REPORT: "ranges": [
+// REPORT-NEXT: "result 0 in [0, 1]: output of linalg.softmax at mixed-precision-ranges.mlir:{{[0-9]+}}:8"
 // EXPLAIN: remark: amp: linalg.matmul runs in 'f16' (allow, model)
 // EXPLAIN: remark: amp: arith.addf stays f32 (follow, model): elementwise arithmetic is accurate in low precision; f32: fewest bytes moved
 func.func @attention(%s: tensor<4x16xf32>, %v: tensor<16x8xf32>, %res: tensor<4x8xf32>, %wo: tensor<8x8xf32>) -> tensor<4x8xf32> {

@@ -285,6 +285,10 @@ compile(ModuleOp module, const EntrySignature &signature,
     options.sharedLibraries.push_back(runtime->path);
     options.alloc = runtime->alloc;
     options.free = runtime->free;
+  } else {
+    // On the CPU the program runs on a thread with a 1 GiB stack (reserved,
+    // not committed): a large model's stack temporaries exceed 8 MiB.
+    options.stackBytes = 1u << 30;
   }
   // Helpers lowered code may call: memrefCopy and friends, and the print
   // functions of test drivers that sit in the same file as the entry.

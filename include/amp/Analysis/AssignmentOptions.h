@@ -65,6 +65,9 @@ struct AssignmentOptions {
   /// Ranges observed by `amp-run --calibrate`, matched to the program's
   /// values (matchCalibratedRanges; null: none).
   const llvm::DenseMap<Value, ObservedRange> *calibrated = nullptr;
+  /// Keep, in each decision, an account of its results' ranges (for
+  /// remarks and reports; off, none is built).
+  bool describeRanges = false;
   /// For tests: with the optimal placement, also try every labelling of
   /// placements with at most this many free choices and report both costs
   /// as a remark on the root (0: off).

@@ -72,10 +72,15 @@ struct CalibratedRanges {
   std::vector<ObservedRange> values;
 };
 
-/// Calls `fn` for every value calibration observes, in order: each result
-/// of f32 or ranked-tensor-of-f32 type of each op that is not inside the
-/// body of an op converting its own body (a linalg op's scalar body), with
-/// the op's index in a pre-order walk of `root` (root excluded).
+/// Calls `fn` for every result of every op that holds values of the
+/// program -- an op not inside the body of an op converting its own body
+/// (a linalg op's scalar body) -- with the op's index in a pre-order walk of
+/// `root` (root excluded, every op counted).
+void forEachProgramResult(
+    Operation *root, llvm::function_ref<void(uint64_t opIndex, OpResult)> fn);
+
+/// The values calibration observes, in order: the results forEachProgramResult
+/// visits that are of f32 or ranked-tensor-of-f32 type.
 void forEachCalibratedValue(
     Operation *root, llvm::function_ref<void(uint64_t opIndex, OpResult)> fn);
 

@@ -66,6 +66,10 @@ struct OpDecision {
   bool follows = false;
   /// Which operands and results are data (AmpOpInterface, asked once).
   llvm::SmallBitVector dataOperands, dataResults;
+  /// With AssignmentOptions::describeRanges: what the range analysis says
+  /// of each float data result ("result 0 in [0, 1]: output of
+  /// linalg.softmax at m.mlir:4:8").
+  SmallVector<std::string> resultRanges;
 };
 
 /// The result of the analysis.

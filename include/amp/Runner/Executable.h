@@ -37,6 +37,12 @@ struct ExecutableOptions {
   void (*free)(void *) = nullptr;
   /// Host functions the program calls by name (amp-run's probes).
   llvm::SmallVector<std::pair<std::string, void *>> symbols;
+  /// Run the program on a thread of its own with a stack of this many bytes
+  /// (0: on the calling thread). Lowered models keep temporaries on the
+  /// stack (`memref.alloca`), more than a main thread's 8 MiB holds for a
+  /// large model. Device runtimes whose contexts belong to the calling
+  /// thread need 0.
+  unsigned stackBytes = 0;
 };
 
 class Executable {
