@@ -28,17 +28,19 @@ import re
 import onnx
 
 from ._errors import OnnxImportError
-from ._importer import import_graph
+from ._importer import CONTROL_FLOW_OPS, import_graph
 from ._registry import supported_ops as _supported_ops
 
 __all__ = ["OnnxImportError", "import_model", "signature", "supported_ops"]
 
 
-def import_model(model, shapes=None, func_name="main"):
+def import_model(model, shapes=None, func_name="main", consts=None):
     """MLIR text for an ONNX model (a path, bytes or an onnx.ModelProto).
 
     shapes maps graph input names to full static shapes; it is required for
-    inputs with symbolic or unknown dimensions. Raises OnnxImportError with
+    inputs with symbolic or unknown dimensions. consts maps graph input
+    names to values (a number, bool or nested list) bound at import time:
+    such an input is a constant, not an argument, so Ifs on it fold away. Raises OnnxImportError with
     the offending node's name and op for anything that cannot be imported
     faithfully.
     """
@@ -53,12 +55,12 @@ def import_model(model, shapes=None, func_name="main"):
         raise OnnxImportError("amp.onnx: cannot read the model: %s" % e) from None
     if not isinstance(model, onnx.ModelProto):
         raise OnnxImportError("amp.onnx: expected a path, bytes or onnx.ModelProto")
-    return import_graph(model, shapes, func_name)
+    return import_graph(model, shapes, func_name, consts)
 
 
 def supported_ops():
     """(op, note) for each ONNX operator the importer converts or folds."""
-    return _supported_ops()
+    return sorted(_supported_ops() + [(op, "") for op in CONTROL_FLOW_OPS])
 
 
 def signature(text):

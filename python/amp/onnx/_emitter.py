@@ -25,6 +25,13 @@ class Emitter:
         self.lines = []
         self._next = 0
         self.loc = _UNKNOWN
+        # Indentation of the lines being written ("    " in the function,
+        # two more per enclosing scf region), and per open scf region the
+        # constants first materialized in it: they are forgotten when the
+        # region closes, since a name defined there does not dominate what
+        # follows the region.
+        self.indent = "    "
+        self._regions = []
 
     # --- locations -----------------------------------------------------------
 
@@ -39,11 +46,11 @@ class Emitter:
         return "%%v%d" % self._next
 
     def emit(self, text, loc=True):
-        self.lines.append("    " + text + ((" " + self.loc) if loc else ""))
+        self.lines.append(self.indent + text + ((" " + self.loc) if loc else ""))
 
     def emit_parts(self, parts):
         """A line given as pieces (a constant's large payload stays one piece)."""
-        self.lines.append(["    "] + parts + [" " + self.loc])
+        self.lines.append([self.indent] + parts + [" " + self.loc])
 
     def new(self, shape, dtype):
         return Value(shape, dtype, name=self.fresh())
@@ -64,6 +71,8 @@ class Emitter:
             else:
                 self.emit_parts(["%s = arith.constant " % name] + dense_attr_parts(v.const))
             v._materialized = name
+            if self._regions:
+                self._regions[-1].append(v)
         return v._materialized
 
     def op(self, text, operands, results, attrs=None):
@@ -102,15 +111,41 @@ class Emitter:
 
     def block(self, args):
         """The entry block of the region just opened: `^bb0(name: type, ...)`."""
-        self.lines.append("    ^bb0(%s):" % ", ".join("%s: %s" % a for a in args))
+        self.lines.append(self.indent + "^bb0(%s):" % ", ".join("%s: %s" % a for a in args))
 
     def body(self, text):
         """An op inside the region (the op that owns the region has the location)."""
-        self.lines.append("      " + text)
+        self.lines.append(self.indent + "  " + text)
 
     def end_region(self, suffix):
         """Closes the region: `} suffix loc`."""
-        self.lines.append("    } %s %s" % (suffix, self.loc))
+        self.lines.append(self.indent + "} %s %s" % (suffix, self.loc))
+
+    # --- scf regions (If, Loop, Scan) -----------------------------------------
+
+    def reserve(self):
+        """A placeholder line (an op whose header depends on its regions),
+        filled in later by fill()."""
+        self.lines.append(None)
+        return len(self.lines) - 1
+
+    def fill(self, index, texts):
+        """Writes lines (at the current indentation) at a reserved place."""
+        self.lines[index] = "\n".join(self.indent + t for t in texts)
+
+    def open_region(self):
+        self._regions.append([])
+        self.indent += "  "
+
+    def close_region(self):
+        for v in self._regions.pop():
+            v._materialized = None
+        self.indent = self.indent[:-2]
+
+    def truncate(self, mark):
+        """Drops the lines written since len(lines) was mark (an import
+        attempt that is redone another way; its regions are closed)."""
+        del self.lines[mark:]
 
     # --- the function --------------------------------------------------------
 

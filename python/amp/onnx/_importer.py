@@ -23,6 +23,7 @@ from ._emitter import Emitter
 from ._errors import NodeError, OnnxImportError
 from ._ir import Value, onnx_dtype
 from ._registry import Node, convert
+from ._control_flow import import_if, import_loop, import_scan
 
 # The op modules register their converters and folders on import; this is
 # the one place that imports them all.
@@ -84,6 +85,11 @@ def _func_name_ok(name):
     return name and all(c.isalnum() or c in "_.$" for c in name) and not name[0].isdigit()
 
 
+# Ops with subgraphs (_control_flow.py), which import them through _convert_nodes.
+_CONTROL_FLOW = {"If": import_if, "Loop": import_loop, "Scan": import_scan}
+CONTROL_FLOW_OPS = sorted(_CONTROL_FLOW)
+
+
 def _convert_nodes(nodes, values, em, opset):
     """Converts nodes in order, adding their outputs to values."""
     for proto in nodes:
@@ -103,8 +109,9 @@ def _convert_nodes(nodes, values, em, opset):
                 raise OnnxImportError("%s: input '%s' is not defined before the node"
                                       % (where, name))
         try:
-            if node.op_type == "If":
-                outputs = _if(node, inputs, values, em, opset, where)
+            if node.op_type in _CONTROL_FLOW:
+                outputs = _CONTROL_FLOW[node.op_type](node, inputs, values, em, opset,
+                                                      _convert_nodes)
             else:
                 outputs = convert(em, node, inputs)
             extra = node.unused_attrs()
@@ -136,29 +143,49 @@ def _convert_nodes(nodes, values, em, opset):
 
 
 
-def _if(node, inputs, values, em, opset, where):
-    """If on a condition known at import time (static shapes make most of
-    them so): the chosen branch's nodes, in the enclosing scope."""
-    cond = inputs[0]
-    if cond is None or not cond.is_const:
-        raise NodeError("If on a condition computed at run time is not supported")
-    branch = node.attr("then_branch" if bool(cond.const.reshape(-1)[0]) else "else_branch")
-    node.ignore("then_branch", "else_branch")
-    scope = dict(values)
-    for init in branch.initializer:
-        scope[init.name] = Value.constant(numpy_helper.to_array(init))
-    _convert_nodes(branch.node, scope, em, opset)
-    em.at(node.name)
-    missing = [o.name for o in branch.output if o.name not in scope]
-    if missing:
-        raise NodeError("branch output %s is never computed" % missing[0])
-    return [scope[o.name] for o in branch.output]
+def _bound_input(vi, value, shapes):
+    """The constant a --const binding gives graph input vi: the input's
+    element type (converted exactly) and shape (a scalar or list filling
+    its static shape, or the value's own shape where the input's is not
+    static)."""
+    name = vi.name
+    what = "--const %s" % name
+    if not vi.type.HasField("tensor_type"):
+        raise OnnxImportError("amp.onnx: %s: the input is not a tensor" % what)
+    tt = vi.type.tensor_type
+    try:
+        dtype = onnx_dtype(tt.elem_type, "graph input '%s'" % name)
+    except NodeError as e:
+        raise OnnxImportError("amp.onnx: %s: %s" % (what, e)) from None
+    try:
+        given = np.asarray(value)
+        if given.dtype.kind not in "biuf":
+            raise ValueError
+    except (ValueError, TypeError):
+        raise OnnxImportError("amp.onnx: %s: expected a number, a bool or a list of them, "
+                              "got %r" % (what, value)) from None
+    array = given.astype(dtype)
+    if not np.array_equal(array.astype(np.float64), given.astype(np.float64)) and not (
+            dtype.kind == "f"):
+        raise OnnxImportError("amp.onnx: %s: %r is not exactly a %s value"
+                              % (what, value, dtype.name))
+    if name in shapes:
+        shape = tuple(int(d) for d in shapes[name])
+    elif tt.HasField("shape") and all(d.HasField("dim_value") for d in tt.shape.dim):
+        shape = tuple(d.dim_value for d in tt.shape.dim)
+    else:
+        shape = array.shape
+    if int(np.prod(shape, dtype=np.int64)) != array.size:
+        raise OnnxImportError("amp.onnx: %s: the input has shape %s, the value has %d "
+                              "element(s)" % (what, list(shape), array.size))
+    return Value.constant(array.reshape(shape))
 
 
-def import_graph(model, shapes=None, func_name="main"):
+def import_graph(model, shapes=None, func_name="main", consts=None):
     """MLIR text of one function for an onnx.ModelProto (see
     amp.onnx.import_model)."""
     shapes = dict(shapes or {})
+    consts = dict(consts or {})
     if not _func_name_ok(func_name):
         raise OnnxImportError("amp.onnx: '%s' is not a valid function name" % func_name)
     opset = 1
@@ -175,6 +202,17 @@ def import_graph(model, shapes=None, func_name="main"):
     for sparse in graph.sparse_initializer:
         raise OnnxImportError("amp.onnx: sparse initializer '%s' is not supported"
                               % sparse.values.name)
+
+    inputs = [vi.name for vi in graph.input]
+    for name in consts:
+        if name not in inputs:
+            raise OnnxImportError("amp.onnx: --const names '%s', which is not a graph input "
+                                  "(inputs: %s)" % (name, ", ".join(sorted(inputs))))
+    for vi in graph.input:
+        if vi.name in consts:
+            # Bound at import time: a constant (an initializer's default too),
+            # so Ifs on it fold and it is not an argument.
+            values[vi.name] = _bound_input(vi, consts[vi.name], shapes)
 
     em = Emitter()
     args = []
@@ -197,7 +235,7 @@ def import_graph(model, shapes=None, func_name="main"):
                                                           narrow.type), loc=False)
             v = narrow
         values[vi.name] = v
-    input_names = {n for n, _ in args}
+    input_names = {n for n, _ in args} | set(consts)
     for name in shapes:
         if name not in input_names:
             raise OnnxImportError("amp.onnx: --shape names '%s', which is not a graph input "
