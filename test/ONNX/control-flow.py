@@ -216,6 +216,22 @@ def scan_ref(h0, x, bias):
     return [h, np.stack(ys, axis=1)]
 
 
+# --- (e) an If on an input bound at import time -------------------------------
+# A "sample rate" input picks the front end: 16000 a projection, anything
+# else an LSTM. consts={"rate": 16000} (--const rate=16000) folds the If:
+# no scf.if, no LSTM, and rate is no longer an argument.
+def rate_switch():
+    fast = graph([n("Gather", ["x", "last"], ["xl"], axis=0), n("MatMul", ["xl", "pw"], ["p"]),
+                  n("Tanh", ["p"], ["t"])], "fast", ["t"])
+    slow = graph([n("LSTM", ["x", "lw", "lr", "lb"], ["", "yh"], hidden_size=H),
+                  n("Squeeze", ["yh", "ax0"], ["e"])], "slow", ["e"])
+    g = graph([n("Equal", ["rate", "r16k"], ["is16k"]),
+               n("If", ["is16k"], ["y"], then_branch=fast, else_branch=slow)], "rate_switch",
+              ["y"], [vi("x", T.FLOAT, [S, B, I]), vi("rate", T.INT64, [])],
+              dict(LW, r16k=np.int64(16000)))
+    return model(g)
+
+
 # --- the cases ---------------------------------------------------------------
 
 x_pos = np.abs(rand(4, D, seed=40))
@@ -252,10 +268,19 @@ TOL = {None: (1e-5, 1e-5), "f16": (5e-3, 5e-3), "bf16": (5e-2, 5e-2)}
 
 have_ort = reference.available()
 texts, refs = [], []
+# (e) rate_16k is rate_switch with the rate bound; the reference gets it fed.
+cases.append(("rate_16k", rate_switch, {"x": xseq, "rate": np.array(16000, np.int64)},
+              lambda x, rate: if_lstm_ref(x, [rate == 16000])))
+cases.append(("rate_8k", rate_switch, {"x": xseq, "rate": np.array(8000, np.int64)},
+              lambda x, rate: if_lstm_ref(x, [rate == 16000])))
 for name, build, feeds, ref in cases:
     m = build()
-    text = amp.onnx.import_model(m, func_name=name)
-    texts.append((text, list(feeds.values()), name))
+    if name.startswith("rate_"):
+        text = amp.onnx.import_model(m, func_name=name, consts={"rate": int(feeds["rate"])})
+        texts.append((text, [feeds["x"]], name))
+    else:
+        text = amp.onnx.import_model(m, func_name=name)
+        texts.append((text, list(feeds.values()), name))
     expected = [np.asarray(e, np.float64) for e in ref(*feeds.values())]
     if have_ort:
         # ONNX Runtime is the reference; the numpy evaluation must agree with it.
@@ -301,15 +326,66 @@ for name, build, feeds, ref in cases:
 # CHECK: tensor.extract_slice %{{.+}}[%{{.+}}, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<5x2x3xf32> to tensor<2x3xf32>
 # CHECK: arith.subi
 # CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, %{{.+}}, 0] [2, 1, 8] [1, 1, 1] : tensor<2x8xf32> into tensor<2x5x8xf32>
+# With the rate bound there is neither an If nor an LSTM, and x is the only
+# argument.
+# CHECK-LABEL: func.func @rate_16k(%arg0: tensor<5x2x3xf32>) -> tensor<2x4xf32>
+# CHECK-NOT: scf.if
+# CHECK-NOT: tosa.sigmoid
+# CHECK: tosa.tanh
+# CHECK-NOT: scf.if
+# CHECK-LABEL: func.func @rate_8k(%arg0: tensor<5x2x3xf32>) -> tensor<2x4xf32>
+# CHECK-NOT: scf.if
+# CHECK-COUNT-15: tosa.sigmoid
+# CHECK-NOT: scf.if
+# CHECK: return
 shown = set()
 for (text, _, name), (_, build, _, _) in zip(texts, cases):
-    if build not in shown:
+    if build not in shown or name.startswith("rate_"):
         shown.add(build)
         print("\n".join(l for l in text.splitlines() if not l.startswith("//")))
 
+# mixed-precision ties the types through the regions: with greedy placement
+# every branch of the nested Ifs yields f16 (bf16) and each scf.if result is
+# that type; the loops carry their state (and the stacked outputs) in it.
+for prec in ("f16", "bf16"):
+    for (text, _, name) in texts:
+        if name in ("nested_pos", "loop_rnn", "scan"):
+            low = runner.convert(text, prec, "placement=greedy")
+            print("// %s %s" % (name, prec))
+            for line in low.splitlines():
+                if "scf." in line or "} else {" in line:
+                    print(line.strip())
+# CHECK-LABEL: // nested_pos f16
+# CHECK: scf.if %{{.+}} -> (tensor<4x8xf16>) {
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-NEXT: } else {
+# CHECK-NEXT: scf.if %{{.+}} -> (tensor<4x8xf16>) {
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-NEXT: } else {
+# CHECK-NEXT: scf.if %{{.+}} -> (tensor<4x8xf16>) {
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-NEXT: } else {
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-NEXT: scf.yield %{{.+}} : tensor<4x8xf16>
+# CHECK-LABEL: // loop_rnn f16
+# CHECK: scf.for {{.*}} -> (tensor<2x8xf16>, tensor<i32>, tensor<6x2x8xf16>) {
+# CHECK-NEXT: scf.yield {{.*}} : tensor<2x8xf16>, tensor<i32>, tensor<6x2x8xf16>
+# CHECK-LABEL: // scan f16
+# CHECK: scf.for {{.*}} -> (tensor<2x8xf16>, tensor<2x5x8xf16>) {
+# CHECK-LABEL: // nested_pos bf16
+# CHECK-COUNT-3: scf.if %{{.+}} -> (tensor<4x8xbf16>) {
+# CHECK-LABEL: // loop_rnn bf16
+# CHECK: scf.for {{.*}} -> (tensor<2x8xbf16>, tensor<i32>, tensor<6x2x8xbf16>) {
+# CHECK-LABEL: // scan bf16
+# CHECK: scf.for {{.*}} -> (tensor<2x8xbf16>, tensor<2x5x8xbf16>) {
+
 failed = 0
-for prec in (None, "f16", "bf16"):
-    results = runner.run_many(texts, prec)
+# Default placement, and greedy placement (the regions then run in the low
+# type, as checked above).
+for prec, opts in ((None, ""), ("f16", ""), ("bf16", ""), ("f16", "placement=greedy"),
+                   ("bf16", "placement=greedy")):
+    results = runner.run_many(texts, prec, opts)
     rtol, atol = TOL[prec]
     for (_, _, name), outs, expected in zip(texts, results, refs):
         msgs, ok = [], len(outs) == len(expected)
@@ -318,7 +394,8 @@ for prec in (None, "f16", "bf16"):
             ok &= good
             msgs.append(msg)
         failed += not ok
-        print("%s %s: %s %s" % (name, prec or "f32", "OK" if ok else "FAIL", " ".join(msgs)))
+        print("%s %s%s: %s %s" % (name, prec or "f32", " greedy" if opts else "",
+                                   "OK" if ok else "FAIL", " ".join(msgs)))
 # CHECK: nested_pos f32: OK
 # CHECK: nested_b f32: OK
 # CHECK: nested_c f32: OK
@@ -329,6 +406,8 @@ for prec in (None, "f16", "bf16"):
 # CHECK: loop_while f32: OK
 # CHECK: loop_while_max f32: OK
 # CHECK: scan f32: OK
+# CHECK: rate_16k f32: OK
+# CHECK: rate_8k f32: OK
 # CHECK: nested_pos f16: OK
 # CHECK: nested_b f16: OK
 # CHECK: nested_c f16: OK
@@ -339,6 +418,8 @@ for prec in (None, "f16", "bf16"):
 # CHECK: loop_while f16: OK
 # CHECK: loop_while_max f16: OK
 # CHECK: scan f16: OK
+# CHECK: rate_16k f16: OK
+# CHECK: rate_8k f16: OK
 # CHECK: nested_pos bf16: OK
 # CHECK: nested_b bf16: OK
 # CHECK: nested_c bf16: OK
@@ -349,5 +430,31 @@ for prec in (None, "f16", "bf16"):
 # CHECK: loop_while bf16: OK
 # CHECK: loop_while_max bf16: OK
 # CHECK: scan bf16: OK
+# CHECK: rate_16k bf16: OK
+# CHECK: rate_8k bf16: OK
+# CHECK: nested_pos f16 greedy: OK
+# CHECK: nested_b f16 greedy: OK
+# CHECK: nested_c f16 greedy: OK
+# CHECK: nested_d f16 greedy: OK
+# CHECK: if_lstm_then f16 greedy: OK
+# CHECK: if_lstm_else f16 greedy: OK
+# CHECK: loop_rnn f16 greedy: OK
+# CHECK: loop_while f16 greedy: OK
+# CHECK: loop_while_max f16 greedy: OK
+# CHECK: scan f16 greedy: OK
+# CHECK: rate_16k f16 greedy: OK
+# CHECK: rate_8k f16 greedy: OK
+# CHECK: nested_pos bf16 greedy: OK
+# CHECK: nested_b bf16 greedy: OK
+# CHECK: nested_c bf16 greedy: OK
+# CHECK: nested_d bf16 greedy: OK
+# CHECK: if_lstm_then bf16 greedy: OK
+# CHECK: if_lstm_else bf16 greedy: OK
+# CHECK: loop_rnn bf16 greedy: OK
+# CHECK: loop_while bf16 greedy: OK
+# CHECK: loop_while_max bf16 greedy: OK
+# CHECK: scan bf16 greedy: OK
+# CHECK: rate_16k bf16 greedy: OK
+# CHECK: rate_8k bf16 greedy: OK
 print("CONTROL-FLOW %d failed" % failed)
 # CHECK: CONTROL-FLOW 0 failed

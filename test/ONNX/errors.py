@@ -66,12 +66,50 @@ m = model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"])
 m.graph.node[0].domain = "com.microsoft"
 attempt(m)
 
-# CHECK: amp.onnx: node 'y' (If): If on a condition computed at run time is not supported
+# Control flow: the branches of an If on a runtime condition must yield one
+# static type; a Loop's carried values keep theirs; Loop scan outputs need a
+# trip count known at import time.
 from onnx import helper as _h  # noqa: E402
-br = _h.make_graph([node("Neg", ["x"], ["t"])], "b", [], [_h.make_tensor_value_info("t", 1, None)])
-attempt(model([node("ReduceMax", ["x"], ["m"], keepdims=0), node("Greater", ["m", "z"], ["c"]),
-               node("If", ["c"], ["y"], then_branch=br, else_branch=br)], {"x": x}, ["y"],
-              {"z": np.float32(0)}))
+_vi = _h.make_tensor_value_info
+br = _h.make_graph([node("Neg", ["x"], ["t"])], "b", [], [_vi("t", 1, None)])
+br2 = _h.make_graph([node("ReduceSum", ["x"], ["t2"], keepdims=0)], "b2", [], [_vi("t2", 1, None)])
+cond = [node("ReduceMax", ["x"], ["m"], keepdims=0), node("Greater", ["m", "z"], ["c"])]
+# CHECK: amp.onnx: node 'y' (If): output 0 ('y') is tensor<1x2x4x4xf32> in then_branch and tensor<f32> in else_branch; amp needs one static type for both
+attempt(model(cond + [node("If", ["c"], ["y"], then_branch=br, else_branch=br2)], {"x": x},
+              ["y"], {"z": np.float32(0)}))
+# A node inside a branch is named itself.
+# CHECK: amp.onnx: node 'bad' (NonMaxSuppression): operator NonMaxSuppression is not supported
+br3 = _h.make_graph([_h.make_node("NonMaxSuppression", ["x"], ["t3"], name="bad")], "b3", [],
+                    [_vi("t3", 1, None)])
+attempt(model(cond + [node("If", ["c"], ["y"], then_branch=br, else_branch=br3)], {"x": x},
+              ["y"], {"z": np.float32(0)}))
+grow = _h.make_graph([node("Concat", ["s", "s"], ["s2"], axis=0),
+                      node("Identity", ["cin"], ["cout"])], "grow",
+                     [_vi("i", 7, []), _vi("cin", 9, []), _vi("s", 1, None)],
+                     [_vi("cout", 9, []), _vi("s2", 1, None)])
+# CHECK: amp.onnx: node 'y' (Loop): loop-carried value 0 changes from tensor<1x2x4x4xf32> to tensor<2x2x4x4xf32> in the body; amp needs static loop-carried shapes
+attempt(model([node("Loop", ["n", "", "x"], ["y"], body=grow)], {"x": x}, ["y"],
+              {"n": np.int64(3)}))
+stop = _h.make_graph([node("ReduceMax", ["s"], ["sm"], keepdims=0), node("Less", ["sm", "z"], ["go"]),
+                      node("Neg", ["s"], ["s2"]), node("Identity", ["s"], ["out"])], "stop",
+                     [_vi("i", 7, []), _vi("cin", 9, []), _vi("s", 1, None)],
+                     [_vi("go", 9, []), _vi("s2", 1, None), _vi("out", 1, None)])
+# CHECK: amp.onnx: node 'y' (Loop): scan outputs of a Loop that stops on a condition computed at run time are not supported (their length is unknown at import time)
+attempt(model([node("Loop", ["n", "", "x"], ["y", "ys"], body=stop)], {"x": x}, ["y"],
+              {"n": np.int64(3), "z": np.float32(5)}))
+# CHECK: amp.onnx: node 'y' (Loop): a Loop without trip count whose condition is always true never ends
+attempt(model([node("Loop", ["", "", "x"], ["y"], body=grow)], {"x": x}, ["y"]))
+
+# --const (consts=) names a graph input and gives a value of its type.
+# CHECK: amp.onnx: --const names 'q', which is not a graph input (inputs: x)
+attempt(model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"]), consts={"q": 1})
+# CHECK: amp.onnx: --const k: 2.5 is not representable in int64
+attempt(model([node("Relu", ["x"], ["y"])], {"x": x, "k": (np.int64, [])}, ["y"]),
+        consts={"k": 2.5})
+# CHECK: amp.onnx: --const x: the input has shape [1, 2, 4, 4], the value has 1 element(s)
+attempt(model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"]), consts={"x": 1.0})
+# CHECK: amp.onnx: --const x: expected a number, a bool or a list of them, got 'fast'
+attempt(model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"]), consts={"x": "fast"})
 
 dyn = model([node("Relu", ["x"], ["y"])], {"x": x}, ["y"], dynamic={"x": [0, 2]})
 # CHECK: amp.onnx: graph input 'x' has dynamic dimension(s) 'N0', 'N2'; fix them with --shape x=N,2,N,4
@@ -106,3 +144,7 @@ with tempfile.TemporaryDirectory() as tmp:
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # CHECK: cli exit=1 amp.onnx: cannot read the model
     print("cli exit=%d %s" % (p.returncode, p.stderr.strip()[:32]))
+    p = subprocess.run([sys.executable, "-m", "amp.onnx", path, "--const", "x=fast"],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # CHECK: cli exit=2 {{.*}}argument --const: 'fast' in --const x=fast is not a number or true/false
+    print("cli exit=%d %s" % (p.returncode, p.stderr.strip().splitlines()[-1]))

@@ -167,7 +167,7 @@ def _bound_input(vi, value, shapes):
     array = given.astype(dtype)
     if not np.array_equal(array.astype(np.float64), given.astype(np.float64)) and not (
             dtype.kind == "f"):
-        raise OnnxImportError("amp.onnx: %s: %r is not exactly a %s value"
+        raise OnnxImportError("amp.onnx: %s: %r is not representable in %s"
                               % (what, value, dtype.name))
     if name in shapes:
         shape = tuple(int(d) for d in shapes[name])
