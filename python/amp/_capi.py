@@ -10,9 +10,15 @@ The library (libAmpCAPI.so) is looked for, in order:
    which an install step may write.
 3. For a package installed as <prefix>/lib/python3*/site-packages/amp (or
    dist-packages): <prefix>/lib/libAmpCAPI.so (and lib64).
-4. Otherwise, build/lib of the source tree the package sits in
-   (<repo>/python/amp).
+4. Otherwise, the package sits in <root>/python/amp: in amp's install
+   prefix (`cmake --install build --prefix P` puts the package in P/python
+   and P/lib/cmake/amp marks it), <root>/lib/libAmpCAPI.so; else
+   <root>/build/lib, as in the source tree.
 5. The dynamic loader's own search (LD_LIBRARY_PATH, ldconfig).
+
+`cmake --install` writes the prefix's library path into
+amp/_library_path.txt, so that a copy pip installs from P/python finds it;
+if the prefix moved since, the path is stale and 4 finds the library.
 
 It is loaded on first use, so that `import amp` works before amp is built;
 a failure lists every place tried.
@@ -95,8 +101,11 @@ def candidates():
         found.append((recorded, RECORDED_PATH_FILE))
     found += [(p, "installed prefix") for p in _prefix_candidates()]
     if not _installed():
-        repo = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
-        found.append((os.path.join(repo, "build", "lib", _LIBRARY_NAME), "source tree"))
+        root = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+        if os.path.isdir(os.path.join(root, "lib", "cmake", "amp")):
+            found.append((os.path.join(root, "lib", _LIBRARY_NAME), "amp's install prefix"))
+        else:
+            found.append((os.path.join(root, "build", "lib", _LIBRARY_NAME), "source tree"))
     found.append((_LIBRARY_NAME, "the dynamic loader's search path"))
     return found
 
