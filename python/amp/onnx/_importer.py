@@ -12,7 +12,7 @@ the op and linalg/tensor/arith/math where it does not.
 
 Stages, each importing only those before it (no cycles):
 _errors <- _ir <- _emitter <- _builders, _registry <- _resize, _fold,
-_ops_* <- _importer <- __init__ <- __main__.
+_ops_*, _control_flow <- _importer <- __init__ <- __main__.
 """
 
 import numpy as np
