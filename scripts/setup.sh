@@ -22,6 +22,8 @@ PACKAGES=(
   libvulkan-dev mesa-vulkan-drivers spirv-tools
   # Python side (tests, tools, benchmarks)
   python3 python3-numpy
+  # pip installs the Python package offline (test/Embed/python-package.test)
+  python3-pip python3-setuptools python3-wheel
   # ONNX import (python/amp/onnx)
   python3-onnx
   # The accuracy smoke test and the tutorial's test (scikit-learn's digits;
