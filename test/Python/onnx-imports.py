@@ -18,7 +18,7 @@ root = sys.argv[1]
 pkg = os.path.join(root, "amp", "onnx")
 modules = sorted(f[:-3] for f in os.listdir(pkg) if f.endswith(".py"))
 print("modules:", " ".join(modules))
-# CHECK: modules: __init__ __main__ _builders _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
+# CHECK: modules: __init__ __main__ _builders _control_flow _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
 print("subpackages:", [d for d in os.listdir(pkg)
                        if os.path.isdir(os.path.join(pkg, d)) and d != "__pycache__"])
 # CHECK-NEXT: subpackages: []
@@ -83,7 +83,7 @@ for i, stage in enumerate(stages):
 # CHECK-NOT: cycle
 # CHECK: stage 0: _errors
 # CHECK-NEXT: stage 1: _ir _resize
-# CHECK-NEXT: stage 2: _builders _emitter _registry
+# CHECK-NEXT: stage 2: _builders _control_flow _emitter _registry
 # CHECK-NEXT: stage 3: _fold _ops_elementwise _ops_nn _ops_recurrent
 # CHECK-NEXT: stage 4: _ops_shape
 # CHECK-NEXT: stage 5: _importer
@@ -114,9 +114,9 @@ for m in reversed(order):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     last = (p.stdout.strip().splitlines() or [""])[-1]
     print("alone %s: exit %d, loads %s" % (m, p.returncode, last or "-"))
-# CHECK: alone __main__: exit 0, loads __main__ _builders _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
-# CHECK-NEXT: alone __init__: exit 0, loads _builders _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
-# CHECK-NEXT: alone _importer: exit 0, loads _builders _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
+# CHECK: alone __main__: exit 0, loads __main__ _builders _control_flow _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
+# CHECK-NEXT: alone __init__: exit 0, loads _builders _control_flow _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
+# CHECK-NEXT: alone _importer: exit 0, loads _builders _control_flow _emitter _errors _fold _importer _ir _ops_elementwise _ops_nn _ops_recurrent _ops_shape _registry _resize
 # CHECK-NEXT: alone _ops_shape: exit 0, loads _builders _errors _fold _ir _ops_shape _registry
 # CHECK-NEXT: alone _ops_recurrent: exit 0, loads _builders _errors _ir _ops_recurrent _registry
 # CHECK-NEXT: alone _ops_nn: exit 0, loads _builders _errors _ir _ops_nn _registry _resize
@@ -124,6 +124,7 @@ for m in reversed(order):
 # CHECK-NEXT: alone _fold: exit 0, loads _errors _fold _ir _registry
 # CHECK-NEXT: alone _registry: exit 0, loads _errors _ir _registry
 # CHECK-NEXT: alone _emitter: exit 0, loads _emitter _errors _ir
+# CHECK-NEXT: alone _control_flow: exit 0, loads _control_flow _errors _ir
 # CHECK-NEXT: alone _builders: exit 0, loads _builders _errors _ir
 # CHECK-NEXT: alone _resize: exit 0, loads _errors _resize
 # CHECK-NEXT: alone _ir: exit 0, loads _errors _ir

@@ -87,6 +87,10 @@ def main(argv=None):
         inputs, expected = c.data_sets[0]
         graph_inputs = [i.name for i in c.model.graph.input
                         if i.name not in {t.name for t in c.model.graph.initializer}]
+        if any(isinstance(x, (list, tuple, dict)) or x is None
+               for x in list(inputs) + list(expected)):
+            refused.append((c.name, "sequence or optional values"))
+            continue
         shapes = {n: np.asarray(x).shape for n, x in zip(graph_inputs, inputs)}
         try:
             text = import_model(c.model, shapes=shapes, func_name=c.name)
