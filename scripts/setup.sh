@@ -29,6 +29,9 @@ PACKAGES=(
   # The accuracy smoke test and the tutorial's test (scikit-learn's digits;
   # the rest of the accuracy benchmark's packages are in bench/setup.sh)
   python3-sklearn
+  # The JSON report's schema check (test/Transforms/report-schema.py) and
+  # pictures of the decisions (mixed-precision{graph=...}, dot -Tsvg)
+  python3-jsonschema graphviz
 )
 
 # shellcheck source=scripts/lib/install-packages.sh

@@ -52,6 +52,8 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
 if config.amp_has_ptxas:
     config.available_features.add("ptxas")
 

@@ -41,6 +41,7 @@ FloatRange FloatRange::join(const FloatRange &a, const FloatRange &b) {
   FloatRange result = a;
   result.lo = std::min(a.lo, b.lo);
   result.hi = std::max(a.hi, b.hi);
+  result.fromAssumption = a.fromAssumption || b.fromAssumption;
   if (rank(b.source) > rank(a.source)) {
     result.source = b.source;
     result.origin = b.origin;

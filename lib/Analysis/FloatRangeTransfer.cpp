@@ -67,27 +67,34 @@ static FloatRange settle(Operation *op, const Transfer &t,
     b.hi = inf;
   if (t.bounded)
     return FloatRange::known(b.lo, b.hi, op);
-  bool assumedIn = false, calibratedIn = false;
+  bool assumedIn = false, calibratedIn = false, restsOnAssumption = false;
   // (Given ranges are facts like constants: results of them are Known.)
   const FloatRange *expandedIn = nullptr;
   for (const FloatRange &r : operands) {
     if (!r.isInitialized())
       continue;
     assumedIn |= r.isAssumed();
+    restsOnAssumption |= r.restsOnAssumption();
     calibratedIn |= r.getSource() == RangeSource::Calibrated;
     if (r.isExpanded() && !expandedIn)
       expandedIn = &r;
   }
   double maxAbs = std::max(std::fabs(b.lo), std::fabs(b.hi));
+  // Back within the bound: what an expanded value (a sum of assumed values)
+  // makes fits only as far as the assumption holds (a mean of activations
+  // is an activation), so it stays assumed, as the values it came from.
   if (maxAbs <= kAssumedBound)
     return {b.lo, b.hi,
-            assumedIn      ? RangeSource::Assumed
-            : calibratedIn ? RangeSource::Calibrated
-                           : RangeSource::Known};
+            restsOnAssumption ? RangeSource::Assumed
+            : calibratedIn    ? RangeSource::Calibrated
+                              : RangeSource::Known};
   if (expandedIn && !t.expanding)
-    return {b.lo, b.hi, RangeSource::Expanded, expandedIn->getOrigin()};
+    return FloatRange(b.lo, b.hi, RangeSource::Expanded,
+                      expandedIn->getOrigin())
+        .setFromAssumption(restsOnAssumption);
   if (t.expanding || expandedIn || !assumedIn)
-    return {b.lo, b.hi, RangeSource::Expanded, op};
+    return FloatRange(b.lo, b.hi, RangeSource::Expanded, op)
+        .setFromAssumption(restsOnAssumption);
   // Only assumed values combined: assumed to fit, as they were.
   double lo = std::max(b.lo, -kAssumedBound),
          hi = std::min(b.hi, kAssumedBound);
@@ -515,6 +522,9 @@ Evaluator::evaluateTosa(Operation *op, ArrayRef<FloatRange> operands) {
               isReductionOf(recip.getInput1(), mul->getOperand(i), true))
             return FloatRange::known(0, 1, op);
         }
+        // x * x is a square: never negative.
+        if (mul.getInput1() == mul.getInput2())
+          return settleWith({powConstant(in(0), 2)});
         return settleWith({interval::mul(in(0), in(1))});
       })
       .Case([&](tosa::MaximumOp) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/CalibratedRanges.h"
+#include "amp/Analysis/DecisionGraph.h"
 #include "amp/Analysis/FloatRangeAnalysis.h"
 #include "amp/Analysis/Policy.h"
 #include "amp/Analysis/PrecisionAssignment.h"
@@ -206,6 +207,9 @@ void MixedPrecision::report(ArrayRef<ReportEntry> entries,
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
+    // The report's format (docs/report.schema.json); bumped when a field
+    // changes meaning or goes away.
+    json.attribute("version", int64_t(1));
     json.attribute("precision", stringifyLowPrecision(precision));
     json.attribute("accumulate",
                    accumulate == AccumulateMode::Low ? "low" : "f32");
@@ -306,6 +310,20 @@ void MixedPrecision::runOnOperation() {
 
   // What the remarks and the report say of each op, taken before the
   // rewrite replaces ops (only when they are asked for).
+  // The picture, drawn from the decisions before the rewrite changes ops.
+  if (!graphFile.empty()) {
+    std::string error;
+    auto out = openOutputFile(graphFile, &error);
+    if (!out) {
+      root->emitError() << "mixed-precision: cannot write graph: " << error;
+      return signalPassFailure();
+    }
+    DecisionGraphOptions graphOptions;
+    graphOptions.maxNodes = graphMaxNodes;
+    writeDecisionGraph(out->os(), root, *assignment, graphOptions);
+    out->keep();
+  }
+
   SmallVector<ReportEntry> entries;
   if (reports)
     for (auto [i, op] : llvm::enumerate(assignment->getOps()))

@@ -173,7 +173,7 @@ def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_si
                             keep_io_types=True, allow=(), follow=(), never=(),
                             policy_file=None, missing_op="never", placement="optimal",
                             target=None, explain=False, report=None, check_optimality=0,
-                            ranges_file=None, input_range=None):
+                            ranges_file=None, input_range=None, graph=None):
     """The option list of `mixed-precision{...}` for these keyword values
     (validated here: AmpOptionError, a ValueError, on a bad one)."""
     options = [_choice("precision", precision),
@@ -200,6 +200,8 @@ def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_si
         options.append(_option("ranges", _path("ranges", ranges_file)))
     if input_range is not None:
         options.append(_input_range(input_range))
+    if graph is not None:
+        options.append(_option("graph", _path("graph", graph)))
     return options
 
 
@@ -234,7 +236,7 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             keep_io_types=True, accumulate="f32", placement="optimal",
             explain=False, missing_op="never", context=None, name="<input>", *,
             accumulate_min_size=0, policy_file=None, target=None, report=None,
-            check_optimality=0, ranges=None, input_range=None):
+            check_optimality=0, ranges=None, input_range=None, graph=None):
     """Converts the MLIR program `ir` (text) to mixed precision.
 
     Every option of the mixed-precision pass, in snake_case:
@@ -262,6 +264,8 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
     input_range:   ranges of the arguments: (lo, hi) for every float
                    argument, or {argument number: (lo, hi)}
                    (mixed-precision{input-range=...}).
+    graph:         write the decisions as a Graphviz digraph to this file
+                   (mixed-precision{graph=...}; render with dot -Tsvg).
     check_optimality: for tests: with placement="optimal", also try every
                    labelling of functions with at most this many free
                    choices and report both costs in a remark.
@@ -300,7 +304,7 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             allow=allow, follow=follow, never=never, policy_file=policy_file,
             missing_op=missing_op, placement=placement, target=target,
             explain=explain, report=report, check_optimality=check_optimality,
-            ranges_file=ranges, input_range=input_range)
+            ranges_file=ranges, input_range=input_range, graph=graph)
         pipeline = "builtin.module(mixed-precision{" + " ".join(options) + "})"
         text, diagnostics, reports = _run(ir, pipeline, context, name,
                                           "mixed-precision")

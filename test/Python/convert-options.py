@@ -156,3 +156,12 @@ except amp.AmpError as e:
     print("missing_op=error:", str(e).splitlines()[0], "|", e.diagnostics[0].severity,
           e.diagnostics[0].message)
 # CHECK-NEXT: missing_op=error: mixed-precision failed | error amp: ops without a model: llvm.fadd (1)
+
+# graph: the decisions as a Graphviz digraph, written to the file.
+path = os.path.join(tmp, "decisions.dot")
+amp.convert(MLP, graph=path)
+with open(path) as f:
+    dot = f.read()
+print("graph:", dot.startswith("// amp:"), "digraph amp {" in dot,
+      'label="linalg.matmul\\nf16"' in dot)
+# CHECK-NEXT: graph: True True True

@@ -82,14 +82,24 @@ public:
   Operation *getOrigin() const { return origin; }
   bool isExpanded() const { return source == RangeSource::Expanded; }
   bool isAssumed() const { return source == RangeSource::Assumed; }
+  /// True if the bounds rest on the assumption that unknown values fit:
+  /// an assumed range, or one an op expanded from assumed values.
+  bool restsOnAssumption() const {
+    return source == RangeSource::Assumed || fromAssumption;
+  }
+  FloatRange &setFromAssumption(bool value) {
+    fromAssumption = value;
+    return *this;
+  }
 
   /// The lattice join: the hull of both intervals; Expanded over Assumed
   /// over Calibrated over Known.
   static FloatRange join(const FloatRange &a, const FloatRange &b);
   bool operator==(const FloatRange &other) const {
     return initialized == other.initialized &&
-           (!initialized || (lo == other.lo && hi == other.hi &&
-                             source == other.source && origin == other.origin));
+           (!initialized ||
+            (lo == other.lo && hi == other.hi && source == other.source &&
+             origin == other.origin && fromAssumption == other.fromAssumption));
   }
 
   void print(llvm::raw_ostream &os) const;
@@ -99,6 +109,7 @@ private:
   double lo = -inf, hi = inf;
   RangeSource source = RangeSource::Assumed;
   Operation *origin = nullptr;
+  bool fromAssumption = false;
 };
 
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,

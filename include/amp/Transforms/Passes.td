@@ -138,6 +138,13 @@ def MixedPrecision : Pass<"mixed-precision"> {
            "stay f32">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each op's decision and its reason">,
+    Option<"graphFile", "graph", "std::string", /*default=*/"\"\"",
+           "Write each function's dataflow with the decisions as a Graphviz "
+           "digraph to this file ('-' for stdout): ops coloured by precision, "
+           "casts marked with their bytes, reasons as tooltips">,
+    Option<"graphMaxNodes", "graph-max-nodes", "unsigned", /*default=*/"400",
+           "With graph=: above this many ops in a function, each control-flow "
+           "region (scf.for, scf.if, ...) is drawn as one node">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every op's decision to this file "
            "('-' for stdout)">,
