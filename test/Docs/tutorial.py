@@ -13,6 +13,7 @@
 # CHECK: (tensor<{{[0-9x]+}}xf16>, tensor<16x3x3x1xf16>, tensor<16xf16>
 # CHECK: "ops-low": {{[1-9]}}
 # CHECK-DAG: {{ +[0-9]+}} tosa.conv2d              low
+# CHECK: cast edges: {{[1-9][0-9]*}}
 # CHECK: tosa.avg_pool2d reads 'f16', accumulates in 'f32' (never, model)
 # CHECK: ops-low [[LOW:[0-9]+]]
 # CHECK: tosa.matmul stays f32 (never, {{.*}}policy.yaml:2:5)
