@@ -133,7 +133,6 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
                             << "'; expected " << getTargetNamesHelp();
     options.defaultTarget = buildTargetAttr(ctx, *name);
   }
-  options.bruteForceLimit = std::min<unsigned>(checkOptimality, 20);
   options.keepIOTypes = keepIOTypes;
 
   table = std::make_shared<PolicyTable>();

@@ -172,7 +172,7 @@ def _input_range(value):
 def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_size=0,
                             keep_io_types=True, allow=(), follow=(), never=(),
                             policy_file=None, missing_op="never", placement="optimal",
-                            target=None, explain=False, report=None, check_optimality=0,
+                            target=None, explain=False, report=None,
                             ranges_file=None, input_range=None, graph=None):
     """The option list of `mixed-precision{...}` for these keyword values
     (validated here: AmpOptionError, a ValueError, on a bad one)."""
@@ -183,9 +183,6 @@ def mixed_precision_options(precision="f16", accumulate="f32", accumulate_min_si
                _choice("placement", placement),
                _choice("missing_op", missing_op),
                _flag("explain", "explain", explain)]
-    # A test option: passed only when asked for.
-    if _count("check_optimality", "check-optimality", check_optimality) != "check-optimality=0":
-        options.append(f"check-optimality={check_optimality}")
     for opt_name, ops in (("allow", allow), ("follow", follow), ("never", never)):
         opt = _op_list(opt_name, ops)
         if opt:
@@ -236,7 +233,7 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             keep_io_types=True, accumulate="f32", placement="optimal",
             explain=False, missing_op="never", context=None, name="<input>", *,
             accumulate_min_size=0, policy_file=None, target=None, report=None,
-            check_optimality=0, ranges=None, input_range=None, graph=None):
+            ranges=None, input_range=None, graph=None):
     """Converts the MLIR program `ir` (text) to mixed precision.
 
     Every option of the mixed-precision pass, in snake_case:
@@ -266,9 +263,6 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
                    (mixed-precision{input-range=...}).
     graph:         write the decisions as a Graphviz digraph to this file
                    (mixed-precision{graph=...}; render with dot -Tsvg).
-    check_optimality: for tests: with placement="optimal", also try every
-                   labelling of functions with at most this many free
-                   choices and report both costs in a remark.
     context:       a Context to reuse (a fresh one otherwise).
 
     A bad option value or type raises AmpOptionError (an AmpError and a
@@ -303,7 +297,7 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
             accumulate_min_size=accumulate_min_size, keep_io_types=keep_io_types,
             allow=allow, follow=follow, never=never, policy_file=policy_file,
             missing_op=missing_op, placement=placement, target=target,
-            explain=explain, report=report, check_optimality=check_optimality,
+            explain=explain, report=report,
             ranges_file=ranges, input_range=input_range, graph=graph)
         pipeline = "builtin.module(mixed-precision{" + " ".join(options) + "})"
         text, diagnostics, reports = _run(ir, pipeline, context, name,

@@ -62,7 +62,6 @@ for label, kwargs in (
         ("accumulate_min_size type", {"accumulate_min_size": "256"}),
         ("accumulate_min_size bool", {"accumulate_min_size": True}),
         ("accumulate_min_size sign", {"accumulate_min_size": -1}),
-        ("check_optimality sign", {"check_optimality": -2}),
         ("target", {"target": "tpu"}),
         ("target chip", {"target": "sm_1"}),
         ("target type", {"target": 80}),
@@ -84,7 +83,6 @@ for label, kwargs in (
 # CHECK-NEXT: accumulate_min_size type: AmpOptionError True 0: convert: accumulate_min_size must be an int, not str '256'
 # CHECK-NEXT: accumulate_min_size bool: AmpOptionError True 0: convert: accumulate_min_size must be an int, not bool True
 # CHECK-NEXT: accumulate_min_size sign: AmpOptionError True 0: convert: accumulate_min_size must be >= 0, got -1
-# CHECK-NEXT: check_optimality sign: AmpOptionError True 0: convert: check_optimality must be >= 0, got -2
 # CHECK-NEXT: target: AmpOptionError True 0: convert: unknown target 'tpu'; expected 'cpu', 'vulkan', 'vulkan-storage16' or 'sm_<N>' (N >= 20, optionally with an 'a' or 'f' suffix)
 # CHECK-NEXT: target chip: AmpOptionError True 0: convert: unknown target 'sm_1'
 # CHECK-NEXT: target type: AmpOptionError True 0: convert: target must be a str, not int

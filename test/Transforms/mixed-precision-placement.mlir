@@ -1,7 +1,7 @@
 // The optimal placement (the default) is checked against every labelling on
 // small functions: the minimum cut's cost, the cost of its labelling and the
 // best cost found by brute force are the same.
-// RUN: amp-opt %s --split-input-file --mixed-precision=check-optimality=16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BRUTE
+// RUN: amp-opt %s --split-input-file --amp-test-check-optimality=limit=16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BRUTE
 // RUN: amp-opt %s --split-input-file --mixed-precision --verify-each | FileCheck %s --check-prefix=OPT
 // RUN: amp-opt %s --split-input-file --mixed-precision=placement=greedy --verify-each | FileCheck %s --check-prefix=GREEDY
 // RUN: amp-opt %s --split-input-file --mixed-precision=placement=naive --verify-each | FileCheck %s --check-prefix=NAIVE

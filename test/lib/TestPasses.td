@@ -85,6 +85,31 @@ def TestCountCastKernels : Pass<"amp-test-count-cast-kernels"> {
   }];
 }
 
+def TestCheckOptimality : Pass<"amp-test-check-optimality"> {
+  let summary = "Check the optimal placement against every labelling";
+  let description = [{
+    Runs mixed-precision's analysis (not the rewrite) with the optimal
+    placement and, for each function whose placement has at most `limit`
+    free choices, also tries every labelling by brute force; emits a remark
+    on the function with the bytes the minimum cut's labelling moves, the
+    cut's cost and the best cost found:
+
+    ```
+    amp: optimal placement moves C bytes (cut C); the best of 2^n labellings moves C
+    ```
+
+    The three numbers are the same when the placement is optimal. The IR is
+    not changed.
+  }];
+  let options = [
+    Option<"limit", "limit", "unsigned", /*default=*/"16",
+           "Largest number of free choices tried by brute force (at most 20)">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type: f16 or bf16">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect"];
+}
+
 def TestPrintRanges : Pass<"amp-test-print-ranges"> {
   let summary = "Print the float range analysis's result for every value";
   let description = [{

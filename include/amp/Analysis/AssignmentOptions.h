@@ -68,9 +68,9 @@ struct AssignmentOptions {
   /// Keep, in each decision, an account of its results' ranges (for
   /// remarks and reports; off, none is built).
   bool describeRanges = false;
-  /// For tests: with the optimal placement, also try every labelling of
-  /// placements with at most this many free choices and report both costs
-  /// as a remark on the root (0: off).
+  /// For tests (amp-test-check-optimality): with the optimal placement,
+  /// also try every labelling of placements with at most this many free
+  /// choices and report both costs as a remark on the root (0: off).
   unsigned bruteForceLimit = 0;
 };
 

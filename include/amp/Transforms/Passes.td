@@ -113,11 +113,6 @@ def MixedPrecision : Pass<"mixed-precision"> {
                         "TVM's forward rule"),
              clEnumValN(::mlir::amp::Placement::Naive, "naive",
                         "casts around every allow op"))}]>,
-    Option<"checkOptimality", "check-optimality", "unsigned",
-           /*default=*/"0",
-           "For tests: with placement=optimal, also try every labelling of "
-           "functions with at most this many free choices and report both "
-           "costs in a remark">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The target, for ops with no target attribute around them: cpu "
            "(everything computes low), vulkan (Float16 and 16-bit storage, "
