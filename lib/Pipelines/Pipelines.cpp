@@ -74,6 +74,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   // n-d transfers (of tiles that keep more than one dimension) become loops
   // of 1-d ones, which LLVM loads and stores as vectors.
   pm.addPass(createConvertVectorToSCFPass());
+  // What that unrolls to single elements are loads and stores.
+  pm.addPass(amp::createLowerScalarTransfers());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

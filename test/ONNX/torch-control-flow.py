@@ -1,11 +1,4 @@
 # RUN: env AMP_OPT=%amp_opt AMP_RUN=amp-run %python %s | FileCheck %s
-# XFAIL: *
-# Known failure (not the importer's): the imported function is valid MLIR
-# (it parses, verifies and ONNX Runtime agrees with PyTorch on the model),
-# but amp-run's CPU lowering leaves a `builtin.unrealized_conversion_cast
-# (i64) -> index` for this scf.if + scf.for program and cannot translate it
-# to LLVM IR. The loop alone and the Ifs alone run; remove the XFAIL when
-# the lowering is fixed.
 # A model written by PyTorch's exporter (torch.jit.script, opset 14; see
 # Inputs/torch/export_control_flow.py) with data-dependent nested `if`s, an
 # LSTM in one branch and a `for` over the sequence: the Ifs are nested

@@ -72,4 +72,27 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
+  let summary = "Lower 0-d vector transfers on buffers to loads and stores";
+  let description = [{
+    A `vector.transfer_read`/`transfer_write` of a 0-d vector on a memref
+    moves one element: it becomes a `memref.load` broadcast to the 0-d
+    vector, or an extract and a `memref.store`. Transfers of one element
+    appear where `convert-vector-to-scf` unrolls a broadcasting transfer;
+    LLVM's lowering of transfers needs a unit innermost stride, which the
+    element of a strided view (`strided<[?, ?, ?]>`) need not have, and
+    such a transfer would be left unconverted.
+
+    ```mlir
+    %v = vector.transfer_read %m[%i, %j], %pad
+        : memref<1x8xf32, strided<[?, ?], offset: ?>>, vector<f32>
+    // becomes
+    %e = memref.load %m[%i, %j] : memref<1x8xf32, strided<[?, ?], offset: ?>>
+    %v = vector.broadcast %e : f32 to vector<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AMP_BACKEND_CPU_PASSES_TD
