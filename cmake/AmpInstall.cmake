@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What `cmake --install <build> --prefix P` puts under P, for projects that
 # embed amp (docs/Embedding.md):
 #
