@@ -3,8 +3,10 @@
 # embed amp (docs/Embedding.md):
 #
 #   include/amp, include/amp-c  headers, TableGen .td files, generated .inc
-#   lib/libAmp*.a               amp's libraries (static archives that link the
-#                               shared libMLIR.so, as amp's own tools do)
+#   lib/libAmp.so.<v>           amp's C++ libraries as one shared library
+#                               (amp::Amp, SONAME libAmp.so.<major>.<minor>)
+#   lib/libAmp*.a               the same, as the static archives amp's own
+#                               tools link (they link the shared libMLIR.so)
 #   lib/libAmpCAPI.so.<v>       the C API, SONAME libAmpCAPI.so.<major>.<minor>
 #   lib/amp-plugin.so           the plugin for the stock mlir-opt
 #   lib/libamp_*_runtime.so     device runtimes (amp-run finds them in ../lib)
