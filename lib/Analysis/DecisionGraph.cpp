@@ -51,8 +51,13 @@ static int64_t bytesOf(Type type) {
   int64_t elements = 1;
   Type element = type;
   if (auto shaped = dyn_cast<ShapedType>(type)) {
-    for (int64_t d : shaped.getShape())
-      elements *= ShapedType::isDynamic(d) ? 1 : d;
+    for (int64_t d : shaped.getShape()) {
+      int64_t size = ShapedType::isDynamic(d) ? 1 : d;
+      // Saturated: labels of absurd shapes must not overflow.
+      constexpr int64_t kMaxElements = int64_t(1) << 40;
+      elements = size && elements > kMaxElements / size ? kMaxElements
+                                                        : elements * size;
+    }
     element = shaped.getElementType();
   }
   if (auto complex = dyn_cast<ComplexType>(element))

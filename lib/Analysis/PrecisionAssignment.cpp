@@ -308,11 +308,17 @@ void PrecisionAssignment::Impl::collect(Operation *root,
 }
 
 int64_t mlir::amp::assignment::bytesOf(Type type) {
+  // Saturated, so that the placement's sums of costs cannot overflow on
+  // absurd shapes (tensor<100000000000x100000000000xf32>).
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
   int64_t elements = 1;
   Type element = type;
   if (auto shaped = dyn_cast<ShapedType>(type)) {
-    for (int64_t d : shaped.getShape())
-      elements *= ShapedType::isDynamic(d) ? kDynamicDimEstimate : d;
+    for (int64_t d : shaped.getShape()) {
+      int64_t size = ShapedType::isDynamic(d) ? kDynamicDimEstimate : d;
+      elements = size && elements > kMaxElements / size ? kMaxElements
+                                                        : elements * size;
+    }
     element = shaped.getElementType();
   }
   if (auto complex = dyn_cast<ComplexType>(element))

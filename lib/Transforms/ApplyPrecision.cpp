@@ -385,9 +385,12 @@ mlir::amp::applyPrecisionAssignment(Operation *root,
 /// The bytes a value of type `t` occupies: statically shaped tensors and
 /// buffers count their elements, others (scalars, dynamic shapes) one.
 static int64_t bytesMoved(Type t) {
+  // Saturated: absurd shapes must not overflow the report's sums.
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
   int64_t n = 1;
-  if (auto shaped = dyn_cast<ShapedType>(t))
-    n = shaped.hasStaticShape() ? shaped.getNumElements() : 1;
+  if (auto shaped = dyn_cast<ShapedType>(t); shaped && shaped.hasStaticShape())
+    for (int64_t d : shaped.getShape())
+      n = d && n > kMaxElements / d ? kMaxElements : n * d;
   return n * int64_t(getElementTypeOrSelf(t).getIntOrFloatBitWidth() / 8);
 }
 
