@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/DecisionGraph.h"
+#include "AssignmentImpl.h"
 #include "amp/Analysis/CalibratedRanges.h"
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -44,25 +45,6 @@ static std::string formatBytes(int64_t bytes) {
   if (bytes >= 1024)
     return llvm::formatv("{0} KiB", llvm::format("%.1f", bytes / 1024.0));
   return std::to_string(bytes) + " B";
-}
-
-/// The bytes a value of `type` holds (a dynamic size counts one element).
-static int64_t bytesOf(Type type) {
-  int64_t elements = 1;
-  Type element = type;
-  if (auto shaped = dyn_cast<ShapedType>(type)) {
-    for (int64_t d : shaped.getShape()) {
-      int64_t size = ShapedType::isDynamic(d) ? 1 : d;
-      // Saturated: labels of absurd shapes must not overflow.
-      constexpr int64_t kMaxElements = int64_t(1) << 40;
-      elements = size && elements > kMaxElements / size ? kMaxElements
-                                                        : elements * size;
-    }
-    element = shaped.getElementType();
-  }
-  if (auto complex = dyn_cast<ComplexType>(element))
-    return elements * 2 * complex.getElementType().getIntOrFloatBitWidth() / 8;
-  return elements * std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
 namespace {
@@ -290,7 +272,8 @@ void GraphWriter::writeFunction(FunctionOpInterface func, unsigned number) {
       FloatType haveElt = getFloatElementType(have);
       FloatType wantElt = getFloatElementType(want);
       if (haveElt && wantElt && haveElt != wantElt) {
-        int64_t bytes = bytesOf(want);
+        // The bytes the placement weighed for this cast.
+        int64_t bytes = assignment::bytesOf(want);
         casts.insert({{v, wantElt}, bytes});
         os << " [color=\"#d62728\", penwidth=2, label="
            << quote((wantElt.getWidth() < haveElt.getWidth() ? "truncf "

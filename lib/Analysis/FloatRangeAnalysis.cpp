@@ -232,6 +232,14 @@ FloatRangeAnalysis::visitOperation(Operation *op,
 struct FloatRanges::Impl {
   DataFlowSolver solver;
   FloatRangeOptions options;
+
+  /// What calibration observed of `value`, if anything.
+  const ObservedRange *observed(Value value) const {
+    if (!options.calibrated)
+      return nullptr;
+    auto it = options.calibrated->find(value);
+    return it == options.calibrated->end() ? nullptr : &it->second;
+  }
 };
 
 FloatRanges::FloatRanges() : impl(std::make_unique<Impl>()) {}
@@ -298,12 +306,8 @@ std::string FloatRanges::describe(Value value) const {
     return "in " + formatRange(r);
   case RangeSource::Calibrated: {
     std::string text = "calibrated max |x| = " + formatBound(r.maxAbs());
-    if (auto it = impl->options.calibrated
-                      ? impl->options.calibrated->find(value)
-                      : llvm::DenseMap<Value, ObservedRange>::const_iterator();
-        impl->options.calibrated && it != impl->options.calibrated->end() &&
-        it->second.nonfinite)
-      text += " (" + std::to_string(it->second.nonfinite) +
+    if (const ObservedRange *o = impl->observed(value); o && o->nonfinite)
+      text += " (" + std::to_string(o->nonfinite) +
               " non-finite values seen in f32)";
     return text;
   }
@@ -368,12 +372,10 @@ RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
       os << " (with a margin of 2)";
     return fit;
   }
-  if (calibrated && impl->options.calibrated) {
-    auto it = impl->options.calibrated->find(value);
-    if (it != impl->options.calibrated->end()) {
-      double fraction = lowType.isF16()
-                            ? it->second.f16ZeroOrSubnormalFraction()
-                            : it->second.bf16ZeroOrSubnormalFraction();
+  if (calibrated) {
+    if (const ObservedRange *o = impl->observed(value)) {
+      double fraction = lowType.isF16() ? o->f16ZeroOrSubnormalFraction()
+                                        : o->bf16ZeroOrSubnormalFraction();
       if (fraction > 0.5) {
         fit.kind = RangeFit::Underflows;
         fit.reason = llvm::formatv("calibrated: {0}% of its values would be "

@@ -7,7 +7,8 @@
 // digraph, drawn from the precision assignment before the rewrite. Ops are
 // boxes coloured by how they run (low, f32, storage-only, wide accumulator,
 // carrier, constant), each with its reason as a tooltip; an edge that needs
-// a cast is red and labelled with the cast and the bytes it writes; control
+// a cast is red and labelled with the cast and the bytes it writes (as the
+// placement weighs them: a dynamic size counts 64 elements); control
 // flow regions are clusters, or single summary nodes when the picture would
 // have more than `maxNodes` ops.
 //
