@@ -22,6 +22,7 @@
 #include "FloatRangeTransfer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -32,6 +33,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <complex>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -242,6 +244,45 @@ static std::optional<Transfer> elementwise(Operation *op, ArrayRef<Bounds> in) {
         return result({std::floor(in[0].lo), std::ceil(in[0].hi)});
       })
       .Case([&](math::FmaOp) { return result(add(mul(in[0], in[1]), in[2])); })
+      // Complex values: the range of their parts (real and imaginary).
+      .Case([&](complex::CreateOp) { return result(hull(in[0], in[1])); })
+      .Case<complex::ReOp, complex::ImOp>(
+          [&](Operation *) { return result(in[0]); })
+      .Case([&](complex::AddOp) { return result(add(in[0], in[1])); })
+      .Case([&](complex::SubOp) { return result(sub(in[0], in[1])); })
+      .Case<complex::NegOp, complex::ConjOp>([&](Operation *) {
+        double m = abs(in[0]).hi;
+        return result({-m, m});
+      })
+      .Case([&](complex::MulOp) {
+        // re = ar br - ai bi, im = ar bi + ai br: at most 2 |a| |b|.
+        double m = 2 * mul(abs(in[0]), abs(in[1])).hi;
+        return result({-m, m});
+      })
+      .Case([&](complex::AbsOp) {
+        return result({0, std::sqrt(2.0) * abs(in[0]).hi});
+      })
+      .Case([&](complex::SqrtOp) {
+        double m = std::sqrt(std::sqrt(2.0) * abs(in[0]).hi);
+        return result({-m, m});
+      })
+      .Case<complex::SignOp>([&](Operation *) {
+        return bounded({-1, 1});
+      })
+      .Case<complex::AngleOp, complex::Atan2Op>([&](Operation *) {
+        return bounded({-M_PI, M_PI});
+      })
+      // Other powers, logs, division, trigonometry (cosh of the imaginary
+      // part): unbounded.
+      .Case([&](complex::ExpOp) {
+        // |exp(z)| = exp(re z): each part at most exp of the parts' bound.
+        double m = std::exp(in[0].hi);
+        return expanding({-m, m});
+      })
+      .Case<complex::Expm1Op, complex::LogOp, complex::Log1pOp,
+            complex::PowOp, complex::PowiOp, complex::DivOp, complex::RsqrtOp,
+            complex::SinOp, complex::CosOp, complex::TanOp, complex::TanhOp>(
+          [&](Operation *) { return unbounded(); })
       .Case([&](math::ClampFOp) {
         return result({std::min(std::max(in[0].lo, in[1].lo), in[2].hi),
                        std::min(std::max(in[0].hi, in[1].lo), in[2].hi)});
@@ -336,7 +377,29 @@ static std::optional<FloatRange> constantRange(Operation *op) {
     return std::nullopt;
   if (auto f = dyn_cast<FloatAttr>(value))
     return FloatRange::point(f.getValueAsDouble());
+  // A complex scalar constant: [re, im].
+  if (auto parts = dyn_cast<ArrayAttr>(value)) {
+    if (parts.size() != 2 || !isa<FloatAttr>(parts[0]) ||
+        !isa<FloatAttr>(parts[1]))
+      return std::nullopt;
+    double re = cast<FloatAttr>(parts[0]).getValueAsDouble();
+    double im = cast<FloatAttr>(parts[1]).getValueAsDouble();
+    return FloatRange::known(std::min(re, im), std::max(re, im));
+  }
   auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (dense && isa<ComplexType>(dense.getElementType())) {
+    double lo = inf, hi = -inf;
+    for (std::complex<APFloat> v : dense.getValues<std::complex<APFloat>>()) {
+      for (double d :
+           {v.real().convertToDouble(), v.imag().convertToDouble()}) {
+        lo = std::min(lo, std::isnan(d) ? -inf : d);
+        hi = std::max(hi, std::isnan(d) ? inf : d);
+      }
+      if (dense.isSplat())
+        break;
+    }
+    return dense.empty() ? FloatRange::point(0) : FloatRange::known(lo, hi);
+  }
   if (!dense || !isa<FloatType>(dense.getElementType()))
     return std::nullopt;
   if (dense.empty())
@@ -646,7 +709,8 @@ SmallVector<FloatRange> Evaluator::evaluate(Operation *op,
     if (std::optional<FloatRange> r = evaluateTosa(op, operands))
       return {*r};
   if (op->getNumResults() == 1 && op->getDialect() &&
-      isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      isa<arith::ArithDialect, math::MathDialect, complex::ComplexDialect>(
+          op->getDialect()))
     return {evaluateElementwise(op, operands, {})};
   // Data movement (tensor, tosa, views and casts): the hull of the float
   // data it moves.

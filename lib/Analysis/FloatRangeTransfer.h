@@ -21,10 +21,13 @@ namespace mlir {
 namespace amp {
 namespace ranges {
 
-/// A float scalar, or a shaped value of floats.
+/// A float or complex scalar, or a shaped value of them (a complex value's
+/// range is that of its real and imaginary parts).
 inline bool holdsFloats(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type))
     type = shaped.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(type))
+    type = complex.getElementType();
   return isa<FloatType>(type);
 }
 

@@ -171,3 +171,23 @@ func.func private @half(%v: f32) -> f32 {
   %m = arith.mulf %v, %c : f32
   return %m : f32
 }
+
+// -----
+
+// Complex values: the range of their parts. A product of parts within 2
+// and 4 has parts within 2 * 2 * 4 = 16 (the constant's parts are 3 and
+// -4); its modulus is at most sqrt(2) * 16; exp of parts up to 2 has
+// parts of at most e^2, which fits.
+// CHECK: remark: range: result 0 [-2, 2]; in [-2, 2]; f16: fits
+// CHECK-NEXT: remark: range: result 0 [-4, 3]; in [-4, 3]
+// CHECK-NEXT: remark: range: result 0 [-16, 16]; in [-16, 16]; f16: fits
+// CHECK-NEXT: remark: range: result 0 [0, 22.6274]; in [0, 22.6274]
+// CHECK-NEXT: remark: range: result 0 [-7.38906, 7.38906]; in [-7.38906, 7.38906]; f16: fits
+func.func @complex_parts(%x: f32 {amp.range = [-1.0, 1.0]}, %y: f32 {amp.range = [-2.0, 2.0]}) -> (f32, complex<f32>, complex<f32>) {
+  %c = complex.create %x, %y : complex<f32>
+  %k = complex.constant [3.0 : f32, -4.0 : f32] : complex<f32>
+  %m = complex.mul %c, %k : complex<f32>
+  %a = complex.abs %m : complex<f32>
+  %e = complex.exp %c : complex<f32>
+  return %a, %m, %e : f32, complex<f32>, complex<f32>
+}
