@@ -30,6 +30,7 @@ config.substitutions.append(
                                    "libAmpCAPI" + config.llvm_shlib_ext)))
 config.substitutions.append(
     ("%amp_python_path", os.path.join(config.amp_src_root, "python")))
+config.substitutions.append(("%amp_src_root", config.amp_src_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -8,7 +8,9 @@
 #ifndef AMP_INITALL_H
 #define AMP_INITALL_H
 
+#include "amp/Backend/GPU/NVVMTarget.h"
 #include "amp/Backend/Passes.h"
+#include "amp/Backend/SPIRV/SPIRVTarget.h"
 #include "amp/Dialect/Amp/Amp.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -24,16 +26,21 @@
 namespace mlir {
 namespace amp {
 
-/// The amp dialect, every AmpOpInterface and target model, and amp's cast
-/// folding as part of `--canonicalize`.
+/// The amp dialect, every AmpOpInterface model, the backends' target models
+/// and amp's cast folding as part of `--canonicalize`.
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<AmpDialect>();
   registerAllExternalModels(registry);
+  registerSPIRVTargetModel(registry);
+  registerNVVMTargetModel(registry);
   registerCastFoldingCanonicalization(registry);
 }
 
-/// Every amp pass (the core's and the backends') and pipeline.
+/// Every amp pass (the core's and the backends') and pipeline, and the
+/// targets their options name (`mixed-precision{target=vulkan}`).
 inline void registerAllPasses() {
+  registerSPIRVTargets();
+  registerNVVMTargets();
   registerAmpPasses();
   registerAmpBackendPasses();
   registerAmpPipelines();

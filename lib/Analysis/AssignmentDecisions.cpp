@@ -90,16 +90,33 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
       return std::string("a result is not an f32 scalar, vector or ranked "
                          "tensor");
   }
-  for (NamedAttribute attr : op->getAttrs()) {
-    Attribute value = attr.getValue();
-    if (isF32DataAttr(value) && failed(convertFloatAttr(value, low))) {
-      std::string msg;
-      llvm::raw_string_ostream os(msg);
-      os << "attribute '" << attr.getName().getValue() << "' does not fit "
-         << low << " (overflow, or most values underflow to zero)";
+  // Attribute by attribute: op->getAttrs() would build a dictionary of the
+  // op's properties for every op. Operand segment sizes are never float
+  // data (and are built anew on each query).
+  auto unfit = [&](StringRef name,
+                   Attribute value) -> std::optional<std::string> {
+    if (!value || !isF32DataAttr(value) ||
+        succeeded(convertFloatAttr(value, low)))
+      return std::nullopt;
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "attribute '" << name << "' does not fit " << low
+       << " (overflow, or most values underflow to zero)";
+    return msg;
+  };
+  bool hasProperties = op->getPropertiesStorageSize() != 0;
+  for (NamedAttribute attr : hasProperties
+                                 ? op->getDiscardableAttrDictionary().getValue()
+                                 : op->getAttrs())
+    if (std::optional<std::string> msg =
+            unfit(attr.getName().getValue(), attr.getValue()))
       return msg;
-    }
-  }
+  if (hasProperties)
+    for (StringAttr name : op->getName().getAttributeNames())
+      if (!name.getValue().ends_with("SegmentSizes"))
+        if (std::optional<std::string> msg = unfit(
+                name.getValue(), op->getInherentAttr(name).value_or(nullptr)))
+          return msg;
   return std::nullopt;
 }
 
@@ -144,7 +161,7 @@ void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
     fromModel = false;
     return;
   }
-  std::optional<AccumulationInfo> acc = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
   if (d.category == Policy::Never && !(acc && acc->isLossy())) {
     d.category = Policy::Follow;
     d.source = "body policy";
@@ -334,7 +351,7 @@ void PrecisionAssignment::Impl::respectRanges() {
     Operation *def = v.getDefiningOp();
     if (def && opIndex.count(def) && userAllowed(decisions[opIndex[def]]))
       continue;
-    if (ranges->fits(v, lowTypeOf(v)).kind != RangeFit::Fits)
+    if (ranges->fits(v, lowTypeOf(v), /*explain=*/false).kind != RangeFit::Fits)
       f32Sources.push_back(v);
   }
   if (options->describeRanges)

@@ -328,14 +328,9 @@ void mlir::amp::writeDecisionGraph(llvm::raw_ostream &os, Operation *root,
      << "  rankdir=TB; node [shape=box, style=\"filled,rounded\", "
         "fontname=\"Helvetica\", fontsize=10]; edge [arrowsize=0.6];\n";
   GraphWriter writer(os, assignment, options);
-  SmallVector<FunctionOpInterface> functions;
-  if (auto func = dyn_cast<FunctionOpInterface>(root))
-    functions.push_back(func);
-  else
-    root->walk([&](FunctionOpInterface func) {
-      if (!func.isExternal())
-        functions.push_back(func);
-    });
+  SmallVector<FunctionOpInterface> functions = getFunctions(root);
+  llvm::erase_if(functions,
+                 [](FunctionOpInterface func) { return func.isExternal(); });
   for (auto [i, func] : llvm::enumerate(functions))
     writer.writeFunction(func, i);
   writer.writeLegend();

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The analysis on MLIR's data-flow framework: entry states (arguments),
-// widening at loop heads, the transfer functions (FloatRangeTransfer.cpp)
-// with user-stated and calibrated ranges on top, and what the assignment
-// asks of the result (fits, describe).
+// The propagation: entry states (arguments), widening at loop heads, the
+// transfer functions (FloatRangeTransfer.cpp) with user-stated and
+// calibrated ranges on top, and what the assignment asks of the result
+// (fits, describe).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,23 +16,29 @@
 #include "FloatRangeTransfer.h"
 #include "amp/Analysis/Policy.h"
 #include "amp/Dialect/Amp/Amp.h"
+#include "amp/Interfaces/AmpOpInterface.h"
 
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/RegionGraphTraits.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <deque>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -109,98 +115,305 @@ static double widenUp(double v) {
   return inf;
 }
 
-ChangeResult FloatRangeLattice::join(const AbstractSparseLattice &rhs) {
-  const FloatRange &other =
-      static_cast<const FloatRangeLattice &>(rhs).getValue();
-  FloatRange old = getValue();
-  FloatRange joined = FloatRange::join(old, other);
-  if (old.isInitialized() && isLoopCarried(getAnchor())) {
-    double lo = joined.getLo(), hi = joined.getHi();
-    if (hi > old.getHi())
-      hi = widenUp(hi);
-    if (lo < old.getLo())
-      lo = -widenUp(-lo);
-    joined = FloatRange(lo, hi, joined.getSource(), joined.getOrigin());
-  }
-  if (joined == old)
-    return ChangeResult::NoChange;
-  getValue() = joined;
-  return ChangeResult::Change;
+/// `old` joined with `next`; bounds that grow jump up the ladder when
+/// `widen` is set.
+static FloatRange joinRanges(const FloatRange &old, const FloatRange &next,
+                             bool widen) {
+  FloatRange joined = FloatRange::join(old, next);
+  if (!widen || !old.isInitialized())
+    return joined;
+  double lo = joined.getLo(), hi = joined.getHi();
+  if (hi > old.getHi())
+    hi = widenUp(hi);
+  if (lo < old.getLo())
+    lo = -widenUp(-lo);
+  return FloatRange(lo, hi, joined.getSource(), joined.getOrigin())
+      .setFromAssumption(joined.restsOnAssumption());
 }
 
 //===----------------------------------------------------------------------===//
-// FloatRangeAnalysis
+// Propagation
 //===----------------------------------------------------------------------===//
 
-void FloatRangeAnalysis::setToEntryState(FloatRangeLattice *lattice) {
-  Value value = lattice->getAnchor();
+namespace {
+/// Propagates ranges forward through the program: straight-line code in
+/// one visit, a region's blocks in reverse post-order until their arguments
+/// are stable, region branch ops (scf.for, scf.while, scf.if) by their
+/// interface until what their terminators forward is stable, and calls
+/// through the functions they reach (a private function whose every use is
+/// a call takes its arguments from its call sites). Unreached blocks and
+/// regions (a constant branch condition) and private functions nobody
+/// calls keep no ranges.
+///
+/// amp does this itself rather than on mlir/Analysis/DataFlow: the
+/// framework's per-op program points, per-value states and the dead-code
+/// and constant analyses it needs beside this one cost more than the whole
+/// precision assignment on large models (docs/Performance.md).
+class RangePropagation {
+public:
+  RangePropagation(const FloatRangeOptions &options,
+                   llvm::DenseMap<Value, FloatRange> &ranges)
+      : options(options), ranges(ranges) {}
+
+  LogicalResult run(Operation *root);
+
+private:
+  FloatRange get(Value value) const {
+    if (!holdsFloats(value.getType()))
+      return FloatRange::known(-inf, inf);
+    return ranges.lookup(value);
+  }
+  /// Joins `range` into `value`'s; whether it changed.
+  bool join(Value value, const FloatRange &range, bool widen);
+  bool joinLoopCarried(Value value, const FloatRange &range) {
+    return join(value, range, isLoopCarried(value));
+  }
+  FloatRange entryRange(Value value) const;
+
+  void visitFunction(FunctionOpInterface func);
+  void visitRegion(Region &region);
+  void visitBlock(Block &block);
+  void visitOp(Operation *op);
+  void visitRegionBranch(RegionBranchOpInterface op);
+  bool visitCall(CallOpInterface call);
+  void enqueue(Operation *func) {
+    if (queued.insert(func).second)
+      worklist.push_back(func);
+  }
+
+  const FloatRangeOptions &options;
+  llvm::DenseMap<Value, FloatRange> &ranges;
+  SymbolTableCollection symbols;
+  /// Functions whose arguments come only from their call sites.
+  llvm::DenseSet<Operation *> closed;
+  /// The functions holding the calls of each function.
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
+  /// The join of what each function returns.
+  llvm::DenseMap<Operation *, SmallVector<FloatRange>> returned;
+  llvm::DenseMap<Operation *, unsigned> visits;
+  std::deque<Operation *> worklist;
+  llvm::DenseSet<Operation *> queued;
+  /// Set when a fixpoint loop gives up (a malformed program).
+  bool diverged = false;
+  /// Whether joins into function arguments and call results widen: set
+  /// for functions visited again and again (recursion).
+  bool widenCalls = false;
+};
+} // namespace
+
+bool RangePropagation::join(Value value, const FloatRange &range, bool widen) {
+  if (!holdsFloats(value.getType()) || !range.isInitialized())
+    return false;
+  FloatRange &slot = ranges[value];
+  FloatRange joined = joinRanges(slot, range, widen);
+  if (joined == slot)
+    return false;
+  slot = joined;
+  return true;
+}
+
+FloatRange RangePropagation::entryRange(Value value) const {
   FloatRange range = FloatRange::assumed();
-  if (!holdsFloats(value.getType())) {
-    range = FloatRange::known(-inf, inf);
-  } else if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Block *block = arg.getOwner();
-    auto func = dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
-    if (func && block->isEntryBlock()) {
-      // By precedence: the argument's attribute, the option, the policy
-      // file's rule on the function.
-      unsigned index = arg.getArgNumber();
-      auto given = [&](double lo, double hi) {
-        return FloatRange(lo, hi, RangeSource::Given, func);
-      };
-      if (options.policy)
-        if (auto stated = options.policy->lookupRange(func))
-          range = given(stated->first.first, stated->first.second);
-      for (const InputRange &r : options.inputRanges)
-        if (!r.argument || *r.argument == index)
-          range = given(r.lo, r.hi);
-      if (auto attr = func.getArgAttrOfType<ArrayAttr>(
-              index, AmpDialect::getRangeAttrName()))
-        if (attr.size() == 2 && isa<FloatAttr>(attr[0]) &&
-            isa<FloatAttr>(attr[1]))
-          range = given(cast<FloatAttr>(attr[0]).getValueAsDouble(),
-                        cast<FloatAttr>(attr[1]).getValueAsDouble());
-      if (!range.isAssumed() && range.maxAbs() > kAssumedBound)
-        range = FloatRange(range.getLo(), range.getHi(), RangeSource::Expanded,
-                           func);
-    }
-  }
-  propagateIfChanged(lattice, lattice->join(range));
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return range;
+  Block *block = arg.getOwner();
+  auto func = dyn_cast_or_null<FunctionOpInterface>(block->getParentOp());
+  if (!func || !block->isEntryBlock())
+    return range;
+  // By precedence: the argument's attribute, the option, the policy file's
+  // rule on the function.
+  unsigned index = arg.getArgNumber();
+  auto given = [&](double lo, double hi) {
+    return FloatRange(lo, hi, RangeSource::Given, func);
+  };
+  if (options.policy)
+    if (auto stated = options.policy->lookupRange(func))
+      range = given(stated->first.first, stated->first.second);
+  for (const InputRange &r : options.inputRanges)
+    if (!r.argument || *r.argument == index)
+      range = given(r.lo, r.hi);
+  if (auto attr = func.getArgAttrOfType<ArrayAttr>(
+          index, AmpDialect::getRangeAttrName()))
+    if (attr.size() == 2 && isa<FloatAttr>(attr[0]) && isa<FloatAttr>(attr[1]))
+      range = given(cast<FloatAttr>(attr[0]).getValueAsDouble(),
+                    cast<FloatAttr>(attr[1]).getValueAsDouble());
+  if (!range.isAssumed() && range.maxAbs() > kAssumedBound)
+    range =
+        FloatRange(range.getLo(), range.getHi(), RangeSource::Expanded, func);
+  return range;
 }
 
-LogicalResult
-FloatRangeAnalysis::visitOperation(Operation *op,
-                                   ArrayRef<const FloatRangeLattice *> operands,
-                                   ArrayRef<FloatRangeLattice *> results) {
-  if (results.empty())
-    return success();
-  // Ops of a body its owner evaluates (a linalg op's) are not values of
-  // the program: the owner's transfer function evaluates them.
-  if (Operation *parent = op->getParentOp())
-    if (!isa<FunctionOpInterface, RegionBranchOpInterface>(parent) &&
-        !parent->hasTrait<OpTrait::SymbolTable>())
-      return success();
-  SmallVector<FloatRange> in;
-  for (auto [v, lattice] : llvm::zip(op->getOperands(), operands)) {
-    // Wait until every float operand has a range.
-    if (holdsFloats(v.getType()) && !lattice->getValue().isInitialized())
-      return success();
-    in.push_back(lattice->getValue());
+/// The constant value of each of `op`'s operands (null where not constant),
+/// for the interfaces that prune successors.
+static SmallVector<Attribute> constantOperands(Operation *op) {
+  SmallVector<Attribute> attrs(op->getNumOperands());
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    matchPattern(operand, m_Constant(&attrs[i]));
+  return attrs;
+}
+
+/// Past this many rounds a fixpoint loop gives up: widening makes every
+/// well-formed program settle long before.
+static constexpr unsigned kMaxRounds = 64;
+
+void RangePropagation::visitBlock(Block &block) {
+  for (Operation &op : block)
+    visitOp(&op);
+}
+
+void RangePropagation::visitRegion(Region &region) {
+  if (region.empty())
+    return;
+  if (region.hasOneBlock()) {
+    visitBlock(region.front());
+    return;
   }
-  auto outside = [&](Value v) {
-    return getLatticeElementFor(getProgramPointAfter(op), v)->getValue();
+  // A CFG: blocks in reverse post-order, again while a block's arguments
+  // change (a back edge) or a block becomes reachable.
+  llvm::ReversePostOrderTraversal<Block *> traversal(&region.front());
+  SmallVector<Block *> order(traversal.begin(), traversal.end());
+  llvm::DenseSet<Block *> live = {&region.front()};
+  for (unsigned round = 0;; ++round) {
+    if (round == kMaxRounds) {
+      diverged = true;
+      return;
+    }
+    bool changed = false;
+    for (Block *block : order) {
+      if (!live.contains(block))
+        continue;
+      visitBlock(*block);
+      Operation *terminator = block->getTerminator();
+      auto branch = dyn_cast<BranchOpInterface>(terminator);
+      Block *only =
+          branch ? branch.getSuccessorForOperands(constantOperands(terminator))
+                 : nullptr;
+      for (auto [index, successor] :
+           llvm::enumerate(terminator->getSuccessors())) {
+        if (only && successor != only)
+          continue;
+        changed |= live.insert(successor).second;
+        unsigned produced = 0;
+        OperandRange forwarded = terminator->getOperands().take_front(0);
+        if (branch) {
+          SuccessorOperands operands = branch.getSuccessorOperands(index);
+          produced = operands.getProducedOperandCount();
+          forwarded = operands.getForwardedOperands();
+        } else {
+          produced = successor->getNumArguments();
+        }
+        for (unsigned i = 0; i < produced && i < successor->getNumArguments();
+             ++i)
+          changed |= join(successor->getArgument(i),
+                          entryRange(successor->getArgument(i)), true);
+        for (auto [operand, arg] : llvm::zip(
+                 forwarded, successor->getArguments().drop_front(produced)))
+          changed |= join(arg, get(operand), true);
+      }
+    }
+    if (!changed)
+      return;
+  }
+}
+
+void RangePropagation::visitRegionBranch(RegionBranchOpInterface op) {
+  llvm::SetVector<Region *> live;
+  auto flow = [&](OperandRange operands, const RegionSuccessor &successor) {
+    bool changed = false;
+    ValueRange inputs = successor.getSuccessorInputs();
+    for (auto [operand, input] : llvm::zip(operands, inputs))
+      changed |= joinLoopCarried(input, get(operand));
+    if (Region *region = successor.getSuccessor()) {
+      changed |= live.insert(region);
+      // Arguments nothing is forwarded to (an induction variable).
+      for (BlockArgument arg : region->getArguments())
+        if (!llvm::is_contained(inputs, arg))
+          changed |= join(arg, entryRange(arg), false);
+    }
+    return changed;
   };
-  SmallVector<FloatRange> out = ranges::evaluate(op, in, outside);
+  SmallVector<RegionSuccessor> entries;
+  op.getEntrySuccessorRegions(constantOperands(op), entries);
+  for (const RegionSuccessor &successor : entries)
+    flow(op.getEntrySuccessorOperands(successor), successor);
+  for (unsigned round = 0;; ++round) {
+    if (round == kMaxRounds) {
+      diverged = true;
+      return;
+    }
+    bool changed = false;
+    for (unsigned i = 0; i < live.size(); ++i) {
+      Region *region = live[i];
+      visitRegion(*region);
+      for (Block &block : *region) {
+        auto terminator =
+            dyn_cast_if_present<RegionBranchTerminatorOpInterface>(
+                block.empty() ? nullptr : &block.back());
+        if (!terminator)
+          continue;
+        SmallVector<RegionSuccessor> successors;
+        terminator.getSuccessorRegions(constantOperands(terminator),
+                                       successors);
+        for (const RegionSuccessor &successor : successors)
+          changed |=
+              flow(terminator.getSuccessorOperands(successor), successor);
+      }
+    }
+    if (!changed)
+      return;
+  }
+}
+
+bool RangePropagation::visitCall(CallOpInterface call) {
+  auto callee = dyn_cast_if_present<FunctionOpInterface>(
+      call.resolveCallableInTable(&symbols));
+  if (!callee || callee.isExternal())
+    return false;
+  if (closed.contains(callee)) {
+    bool changed = false;
+    for (auto [operand, arg] :
+         llvm::zip(call.getArgOperands(), callee.getArguments()))
+      changed |= join(arg, get(operand), widenCalls);
+    if (changed)
+      enqueue(callee);
+  }
+  auto it = returned.find(callee);
+  if (it != returned.end())
+    for (auto [result, range] : llvm::zip(call->getResults(), it->second))
+      join(result, range, widenCalls);
+  return true;
+}
+
+void RangePropagation::visitOp(Operation *op) {
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
+    return visitRegionBranch(branch);
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    if (visitCall(call))
+      return;
+  if (op->getNumResults() == 0)
+    return;
+  SmallVector<FloatRange> in;
+  in.reserve(op->getNumOperands());
+  for (Value v : op->getOperands()) {
+    FloatRange r = get(v);
+    // Wait until every float operand has a range.
+    if (!r.isInitialized())
+      return;
+    in.push_back(r);
+  }
+  SmallVector<FloatRange> out =
+      ranges::evaluate(op, in, [&](Value v) { return get(v); });
   // What the user states of the op's results wins over what is computed
   // and what was observed.
   std::optional<std::pair<std::pair<double, double>, std::string>> stated;
   if (options.policy)
     stated = options.policy->lookupRange(op);
-  for (auto [result, lattice, range] :
-       llvm::zip(op->getResults(), results, out)) {
-    FloatRange r = range;
+  for (auto [result, range] : llvm::zip(op->getResults(), out)) {
     if (!holdsFloats(result.getType()))
-      r = FloatRange::known(-inf, inf);
-    else if (stated)
+      continue;
+    FloatRange r = range;
+    if (stated)
       r = FloatRange(stated->first.first, stated->first.second,
                      std::max(std::fabs(stated->first.first),
                               std::fabs(stated->first.second)) > kAssumedBound
@@ -220,9 +433,99 @@ FloatRangeAnalysis::visitOperation(Operation *op,
         r = FloatRange(lo, hi, RangeSource::Calibrated, op);
       }
     }
-    propagateIfChanged(lattice, lattice->join(r));
+    joinLoopCarried(result, r);
   }
-  return success();
+}
+
+void RangePropagation::visitFunction(FunctionOpInterface func) {
+  if (func.isExternal())
+    return;
+  widenCalls = ++visits[func] > 2;
+  if (!closed.contains(func))
+    for (BlockArgument arg : func.getArguments())
+      join(arg, entryRange(arg), false);
+  visitRegion(func.getFunctionBody());
+  SmallVector<FloatRange> results(func.getResultTypes().size());
+  for (Block &block : func.getFunctionBody()) {
+    if (block.empty() || !block.back().hasTrait<OpTrait::ReturnLike>())
+      continue;
+    for (auto [range, operand] : llvm::zip(results, block.back().getOperands()))
+      range = FloatRange::join(range, get(operand));
+  }
+  SmallVector<FloatRange> &old = returned[func];
+  if (old == results)
+    return;
+  old = std::move(results);
+  for (Operation *caller : callers.lookup(func))
+    enqueue(caller);
+}
+
+LogicalResult RangePropagation::run(Operation *root) {
+  // The functions, and who calls whom.
+  SmallVector<Operation *> functions =
+      llvm::map_to_vector(getFunctions(root), [](FunctionOpInterface f) {
+        return f.getOperation();
+      });
+  llvm::DenseMap<Operation *, unsigned> calls;
+  // (A call in a structured op's body is not counted: its callee is then
+  // not closed, and its arguments are assumed.)
+  for (Operation *func : functions)
+    func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<linalg::LinalgOp>(op))
+        return WalkResult::skip();
+      auto call = dyn_cast<CallOpInterface>(op);
+      if (!call)
+        return WalkResult::advance();
+      if (auto callee = dyn_cast_if_present<FunctionOpInterface>(
+              call.resolveCallableInTable(&symbols))) {
+        callers[callee].push_back(func);
+        ++calls[callee];
+      }
+      return WalkResult::advance();
+    });
+  // A private function is closed when its every use is a call.
+  for (Operation *func : functions) {
+    auto symbol = dyn_cast<SymbolOpInterface>(func);
+    Operation *table = func->getParentOp();
+    if (!symbol || !symbol.isPrivate() || !table ||
+        !table->hasTrait<OpTrait::SymbolTable>())
+      continue;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, table);
+    if (uses &&
+        static_cast<unsigned>(llvm::range_size(*uses)) == calls.lookup(func))
+      closed.insert(func);
+  }
+  for (auto &entry : callers) {
+    llvm::sort(entry.second);
+    entry.second.erase(llvm::unique(entry.second), entry.second.end());
+  }
+
+  if (auto func = dyn_cast<FunctionOpInterface>(root)) {
+    enqueue(func);
+  } else {
+    for (Operation *func : functions)
+      enqueue(func);
+    // Code outside functions (a module's top level).
+    for (Region &region : root->getRegions())
+      for (Block &block : region)
+        for (Operation &op : block)
+          if (!isa<FunctionOpInterface>(op) &&
+              !op.hasTrait<OpTrait::SymbolTable>())
+            visitOp(&op);
+  }
+  unsigned steps = 0;
+  while (!worklist.empty()) {
+    Operation *func = worklist.front();
+    worklist.pop_front();
+    queued.erase(func);
+    if (++steps > kMaxRounds * (functions.size() + 1)) {
+      diverged = true;
+      break;
+    }
+    visitFunction(cast<FunctionOpInterface>(func));
+  }
+  return failure(diverged);
 }
 
 //===----------------------------------------------------------------------===//
@@ -230,7 +533,7 @@ FloatRangeAnalysis::visitOperation(Operation *op,
 //===----------------------------------------------------------------------===//
 
 struct FloatRanges::Impl {
-  DataFlowSolver solver;
+  llvm::DenseMap<Value, FloatRange> ranges;
   FloatRangeOptions options;
 
   /// What calibration observed of `value`, if anything.
@@ -249,23 +552,18 @@ FloatRanges &FloatRanges::operator=(FloatRanges &&) = default;
 
 FailureOr<FloatRanges> FloatRanges::compute(Operation *root,
                                             const FloatRangeOptions &options) {
-  FloatRanges ranges;
-  ranges.impl->options = options;
-  DataFlowSolver &solver = ranges.impl->solver;
-  solver.load<dataflow::DeadCodeAnalysis>();
-  solver.load<dataflow::SparseConstantPropagation>();
-  solver.load<FloatRangeAnalysis>(ranges.impl->options);
-  if (failed(solver.initializeAndRun(root)))
+  FloatRanges result;
+  result.impl->options = options;
+  RangePropagation propagation(result.impl->options, result.impl->ranges);
+  if (failed(propagation.run(root)))
     return failure();
-  return ranges;
+  return result;
 }
 
 FloatRange FloatRanges::lookup(Value value) const {
-  const FloatRangeLattice *lattice =
-      impl->solver.lookupState<FloatRangeLattice>(value);
-  if (!lattice || !holdsFloats(value.getType()))
+  if (!holdsFloats(value.getType()))
     return FloatRange();
-  return lattice->getValue();
+  return impl->ranges.lookup(value);
 }
 
 /// "%3 = math.exp at file.mlir:4:10" for reasons.
@@ -343,7 +641,7 @@ std::string FloatRanges::describe(Value value) const {
   llvm_unreachable("unknown range source");
 }
 
-RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
+RangeFit FloatRanges::fits(Value value, FloatType lowType, bool explain) const {
   RangeFit fit;
   FloatRange r = lookup(value);
   if (!r.isInitialized() || r.isAssumed())
@@ -365,6 +663,8 @@ RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
   double margin = calibrated ? 2 : 1;
   if (narrowRange && (r.isExpanded() || r.maxAbs() * margin > largest)) {
     fit.kind = RangeFit::MayOverflow;
+    if (!explain)
+      return fit;
     llvm::raw_string_ostream os(fit.reason);
     os << describe(value) << ", beyond " << lowType << "'s largest value "
        << formatBound(largest);
@@ -378,6 +678,8 @@ RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
                                         : o->bf16ZeroOrSubnormalFraction();
       if (fraction > 0.5) {
         fit.kind = RangeFit::Underflows;
+        if (!explain)
+          return fit;
         fit.reason = llvm::formatv("calibrated: {0}% of its values would be "
                                    "zero or subnormal in {1}",
                                    llvm::format("%.0f", fraction * 100),
@@ -389,6 +691,8 @@ RangeFit FloatRanges::fits(Value value, FloatType lowType) const {
   }
   if (!r.isExpanded() && r.maxAbs() > 0 && r.maxAbs() < smallestNormal) {
     fit.kind = RangeFit::Underflows;
+    if (!explain)
+      return fit;
     llvm::raw_string_ostream os(fit.reason);
     os << describe(value) << ": every nonzero value is below " << lowType
        << "'s smallest normal " << formatBound(smallestNormal)

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FloatRangeTransfer.h"
+#include "amp/Interfaces/AmpOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -279,9 +280,9 @@ static std::optional<Transfer> elementwise(Operation *op, ArrayRef<Bounds> in) {
         double m = std::exp(in[0].hi);
         return expanding({-m, m});
       })
-      .Case<complex::Expm1Op, complex::LogOp, complex::Log1pOp,
-            complex::PowOp, complex::PowiOp, complex::DivOp, complex::RsqrtOp,
-            complex::SinOp, complex::CosOp, complex::TanOp, complex::TanhOp>(
+      .Case<complex::Expm1Op, complex::LogOp, complex::Log1pOp, complex::PowOp,
+            complex::PowiOp, complex::DivOp, complex::RsqrtOp, complex::SinOp,
+            complex::CosOp, complex::TanOp, complex::TanhOp>(
           [&](Operation *) { return unbounded(); })
       .Case([&](math::ClampFOp) {
         return result({std::min(std::max(in[0].lo, in[1].lo), in[2].hi),
@@ -308,7 +309,7 @@ static Value stripBroadcasts(Value v) {
 /// The combiner of a reduction's `output`-th init in a linalg op.
 static Operation *getCombiner(linalg::LinalgOp op, unsigned output) {
   Block *body = op.getBlock();
-  BlockArgument acc = body->getArgument(op.getNumDpsInputs() + output);
+  BlockArgument acc = body->getArgument(amp::detail::numDpsInputs(op) + output);
   Value yielded = body->getTerminator()->getOperand(output);
   Operation *combiner = yielded.getDefiningOp();
   if (!combiner || !llvm::is_contained(combiner->getOperands(), acc))
@@ -446,18 +447,20 @@ Evaluator::evaluateLinalg(linalg::LinalgOp op, ArrayRef<FloatRange> operands) {
   };
   if (!body)
     return assumedResults();
+  unsigned numInputs = amp::detail::numDpsInputs(op);
   // Elements folded into each accumulator.
   double count = 1;
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  for (auto [size, type] : llvm::zip(sizes, op.getIteratorTypesArray()))
-    if (type == utils::IteratorType::reduction)
-      count *= ShapedType::isDynamic(size) ? inf : double(size);
   bool reduces = op.getNumReductionLoops() > 0;
+  if (reduces) {
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    for (auto [size, type] : llvm::zip(sizes, op.getIteratorTypesArray()))
+      if (type == utils::IteratorType::reduction)
+        count *= ShapedType::isDynamic(size) ? inf : double(size);
+  }
 
   // Each body value's range; block arguments take their operand's.
   auto evaluateBody = [&](ArrayRef<FloatRange> inits) {
-    DenseMap<Value, FloatRange> env;
-    unsigned numInputs = op.getNumDpsInputs();
+    llvm::SmallDenseMap<Value, FloatRange, 16> env;
     for (BlockArgument arg : body->getArguments()) {
       unsigned i = arg.getArgNumber();
       env[arg] = i < numInputs ? operands[i] : inits[i - numInputs];
@@ -499,8 +502,8 @@ Evaluator::evaluateLinalg(linalg::LinalgOp op, ArrayRef<FloatRange> operands) {
     return yielded;
   };
 
-  unsigned numInits = op.getNumDpsInits();
-  ArrayRef<FloatRange> inits = operands.drop_front(op.getNumDpsInputs());
+  unsigned numInits = op->getNumOperands() - numInputs;
+  ArrayRef<FloatRange> inits = operands.drop_front(numInputs);
   if (!reduces) {
     SmallVector<FloatRange> yielded = evaluateBody(inits);
     // A body op's origin is inside the body: name the linalg op instead.
@@ -520,10 +523,9 @@ Evaluator::evaluateLinalg(linalg::LinalgOp op, ArrayRef<FloatRange> operands) {
     if (combiner && isa<arith::AddFOp>(combiner)) {
       // A contraction (a sum of products) combines activations as the
       // inputs were assumed to; a plain sum of many elements expands.
-      Value addend =
-          combiner->getOperand(0) == body->getArgument(op.getNumDpsInputs() + k)
-              ? combiner->getOperand(1)
-              : combiner->getOperand(0);
+      Value addend = combiner->getOperand(0) == body->getArgument(numInputs + k)
+                         ? combiner->getOperand(1)
+                         : combiner->getOperand(0);
       // (A sum of squares is a plain sum.)
       auto product = addend.getDefiningOp<arith::MulFOp>();
       bool contraction = product && product.getLhs() != product.getRhs();

@@ -30,7 +30,8 @@ struct PlacementProblem {
   };
   struct CastTerm {
     Label producer;
-    SmallVector<Label> consumers;
+    /// Most values have one or two readers.
+    SmallVector<Label, 2> consumers;
     int64_t cost;
   };
   unsigned numVars = 0;
@@ -190,11 +191,12 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   // Casts: one per value and direction when some reader wants the other
   // type. Constants and empty tensors are converted for free.
   const std::vector<Value> &valueOf = values;
+  problem.casts.reserve(problem.casts.size() + valueOf.size());
   llvm::stable_sort(
       reads, [](const auto &a, const auto &b) { return a.first < b.first; });
   for (size_t i = 0; i < reads.size();) {
     size_t j = i;
-    SmallVector<Label> readers;
+    SmallVector<Label, 2> readers;
     for (; j < reads.size() && reads[j].first == reads[i].first; ++j)
       readers.push_back(reads[j].second);
     Value v = valueOf[reads[i].first];
@@ -214,6 +216,10 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
 
   // The minimum cut: source side = low.
   MinCutGraph graph;
+  // About one edge per variable and equality, and two per cast term.
+  graph.reserve(2 + problem.numVars + problem.casts.size(),
+                problem.numVars + 2 * problem.equal.size() +
+                    2 * problem.casts.size());
   std::vector<unsigned> node(problem.numVars);
   for (unsigned v = 0; v < problem.numVars; ++v)
     node[v] = graph.addNode();

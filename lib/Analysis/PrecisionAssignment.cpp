@@ -210,21 +210,25 @@ void PrecisionAssignment::Impl::decideSignatures(
   DenseSet<StringAttr> pinnedSymbols;
   bool usesKnown = true;
   if (changeSignatures)
-    root->walk([&](Operation *op) {
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
       // Each symbol table's uses, without descending into nested tables
-      // (which the walk reaches on its own).
+      // (which the walk reaches on its own). Structured ops' bodies hold
+      // no symbol tables.
+      if (isa<linalg::LinalgOp>(op))
+        return WalkResult::skip();
       if (op != root && !op->hasTrait<OpTrait::SymbolTable>())
-        return;
+        return WalkResult::advance();
       std::optional<SymbolTable::UseRange> uses =
           SymbolTable::getSymbolUses(op);
       if (!uses) {
         usesKnown = false;
-        return;
+        return WalkResult::advance();
       }
       for (const SymbolTable::SymbolUse &use : *uses)
         if (!isa<CallOpInterface>(use.getUser()) ||
             !analysed.contains(use.getUser()))
           pinnedSymbols.insert(use.getSymbolRef().getRootReference());
+      return WalkResult::advance();
     });
   for (FunctionOpInterface func : functions) {
     if (!changeSignatures || !usesKnown || func.isExternal())
@@ -293,11 +297,7 @@ void PrecisionAssignment::Impl::tieCalls(
 
 void PrecisionAssignment::Impl::collect(Operation *root,
                                         bool changeSignatures) {
-  SmallVector<FunctionOpInterface> functions;
-  if (auto func = dyn_cast<FunctionOpInterface>(root))
-    functions.push_back(func);
-  else
-    root->walk([&](FunctionOpInterface func) { functions.push_back(func); });
+  SmallVector<FunctionOpInterface> functions = getFunctions(root);
   for (FunctionOpInterface func : functions)
     if (!func.isExternal())
       visitRegion(func.getFunctionBody());

@@ -20,6 +20,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -59,6 +60,28 @@ FloatType mlir::amp::getFloatElementType(Type type) {
 
 bool mlir::amp::detail::isFloatData(Type type) {
   return static_cast<bool>(getFloatElementType(type));
+}
+
+SmallVector<FunctionOpInterface> mlir::amp::getFunctions(Operation *root) {
+  SmallVector<FunctionOpInterface> functions;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      functions.push_back(func);
+      return WalkResult::skip();
+    }
+    return isa<linalg::LinalgOp>(op) ? WalkResult::skip()
+                                     : WalkResult::advance();
+  });
+  return functions;
+}
+
+unsigned mlir::amp::detail::numDpsInputs(Operation *op) {
+  // On tensors, the verifier of destination-style ops guarantees one result
+  // per init; an op with a buffer operand may mix buffer inits in.
+  if (op->getNumResults() != 0 &&
+      llvm::none_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>))
+    return op->getNumOperands() - op->getNumResults();
+  return cast<DestinationStyleOpInterface>(op).getNumDpsInputs();
 }
 
 Type mlir::amp::withFloatElementType(Type type, FloatType elementType) {

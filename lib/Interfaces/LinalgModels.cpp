@@ -63,44 +63,34 @@ int categoryRank(Policy p) {
   llvm_unreachable("unknown policy");
 }
 
-BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
-                          bool computeSize = false) {
-  BodySummary summary;
+/// The accumulation of a structured op's reduction loops, if an output is
+/// combined with its previous value; `isContraction` is set for a
+/// multiply-add over two different inputs. The reduction size is computed
+/// only with `computeSize`.
+std::optional<AccumulationInfo>
+bodyAccumulation(linalg::LinalgOp op, bool computeSize,
+                 bool *isContraction = nullptr) {
   Block *body = op.getBlock();
   if (!body)
-    return summary;
-
-  // Parallel part: the least safe op in the body.
-  bool hasArithmetic = false;
-  for (Operation &nested : body->without_terminator()) {
-    if (!llvm::any_of(nested.getResultTypes(), amp::detail::isFloatData) &&
-        !llvm::any_of(nested.getOperandTypes(), amp::detail::isFloatData))
-      continue;
-    if (isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(nested))
-      continue;
-    hasArithmetic = true;
-    CategoryInfo c = getCategory(&nested, lowType);
-    if (categoryRank(c.category) > categoryRank(summary.bodyCategory.category))
-      summary.bodyCategory = c;
-  }
-  if (hasArithmetic && summary.bodyCategory.category == Policy::Follow)
-    summary.bodyCategory = followsElementwise();
-
-  if (op.getNumReductionLoops() == 0)
-    return summary;
+    return std::nullopt;
 
   // Reduction part: which outputs are combined with their previous value.
   AccumulationInfo acc;
   acc.separateAccumulator = true;
-  bool found = false;
+  bool found = false, contraction = false;
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  for (OpOperand &init : op.getDpsInitsMutable()) {
+  // (Operand indices rather than getDpsInitsMutable, which builds an
+  // attribute on every call.)
+  unsigned numInputs = amp::detail::numDpsInputs(op);
+  for (OpOperand &init : op->getOpOperands().drop_front(numInputs)) {
     if (!amp::detail::isFloatData(init.get().getType()))
       continue;
-    unsigned outIdx = init.getOperandNumber() - op.getNumDpsInputs();
-    if (outIdx >= yield.getNumOperands())
+    unsigned outIdx = init.getOperandNumber() - numInputs;
+    if (outIdx >= yield.getNumOperands() ||
+        init.getOperandNumber() >= body->getNumArguments())
       continue;
-    BlockArgument outArg = op.getMatchingBlockArgument(&init);
+    // Structured ops' block arguments follow their operands in order.
+    BlockArgument outArg = body->getArgument(init.getOperandNumber());
     Operation *combiner = stripCasts(yield.getOperand(outIdx)).getDefiningOp();
     if (!combiner || combiner->getBlock() != body ||
         !llvm::any_of(combiner->getOperands(),
@@ -122,20 +112,22 @@ BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
         auto lhs = dyn_cast<BlockArgument>(stripCasts(mul.getLhs()));
         auto rhs = dyn_cast<BlockArgument>(stripCasts(mul.getRhs()));
         if (lhs && rhs && lhs != rhs && lhs.getOwner() == body &&
-            rhs.getOwner() == body &&
-            lhs.getArgNumber() < op.getNumDpsInputs() &&
-            rhs.getArgNumber() < op.getNumDpsInputs())
-          summary.isContraction = true;
+            rhs.getOwner() == body && lhs.getArgNumber() < numInputs &&
+            rhs.getArgNumber() < numInputs)
+          contraction = true;
       }
     }
   }
-  if (!found)
-    return summary;
+  // An output combined with its previous value outside reduction loops is
+  // an elementwise update, not an accumulation. (Asked last: named ops
+  // derive their iterator types from indexing maps they build anew.)
+  if (!found || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  if (isContraction)
+    *isContraction = contraction;
 
-  if (!computeSize) {
-    summary.accumulation = acc;
-    return summary;
-  }
+  if (!computeSize)
+    return acc;
   // Each reduction loop's extent, read from an operand dimension it indexes
   // directly (cheaper than inverting the indexing maps); the full loop
   // ranges only when no operand does.
@@ -170,7 +162,33 @@ BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType,
     size *= range;
   }
   acc.reductionSize = size;
-  summary.accumulation = acc;
+  return acc;
+}
+
+BodySummary summarizeBody(linalg::LinalgOp op, FloatType lowType) {
+  BodySummary summary;
+  Block *body = op.getBlock();
+  if (!body)
+    return summary;
+
+  // Parallel part: the least safe op in the body.
+  bool hasArithmetic = false;
+  for (Operation &nested : body->without_terminator()) {
+    if (!llvm::any_of(nested.getResultTypes(), amp::detail::isFloatData) &&
+        !llvm::any_of(nested.getOperandTypes(), amp::detail::isFloatData))
+      continue;
+    if (isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(nested))
+      continue;
+    hasArithmetic = true;
+    CategoryInfo c = getCategory(&nested, lowType);
+    if (categoryRank(c.category) > categoryRank(summary.bodyCategory.category))
+      summary.bodyCategory = c;
+  }
+  if (hasArithmetic && summary.bodyCategory.category == Policy::Follow)
+    summary.bodyCategory = followsElementwise();
+
+  summary.accumulation =
+      bodyAccumulation(op, /*computeSize=*/false, &summary.isContraction);
   return summary;
 }
 
@@ -194,7 +212,8 @@ CategoryInfo linalgCategory(linalg::LinalgOp op, FloatType lowType) {
 /// True if the op's results accumulate lossily, so its outputs keep the
 /// accumulate type.
 bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
-  std::optional<AccumulationInfo> acc = summarizeBody(op, lowType).accumulation;
+  std::optional<AccumulationInfo> acc =
+      bodyAccumulation(op, /*computeSize=*/false);
   return acc && acc->isLossy();
 }
 
@@ -203,7 +222,8 @@ bool accumulatesLossily(linalg::LinalgOp op, FloatType lowType) {
 bool isUnreadInput(linalg::LinalgOp op, OpOperand &operand) {
   unsigned i = operand.getOperandNumber();
   Block *body = op.getBlock();
-  if (!body || i >= op.getNumDpsInputs() || i >= body->getNumArguments())
+  if (!body || i >= amp::detail::numDpsInputs(op) ||
+      i >= body->getNumArguments())
     return false;
   // Structured ops' block arguments follow their operands in order.
   return body->getArgument(i).use_empty();
@@ -297,7 +317,7 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   FloatType computeType = outType;
 
   SmallVector<Type> newTypes;
-  unsigned numInputs = op.getNumDpsInputs();
+  unsigned numInputs = amp::detail::numDpsInputs(op);
   for (OpOperand &operand : op->getOpOperands()) {
     Type type = operand.get().getType();
     bool isInit = operand.getOperandNumber() >= numInputs;
@@ -326,8 +346,8 @@ FailureOr<Operation *> convertLinalg(linalg::LinalgOp op,
   // Ops on buffers have no results.
   SmallVector<Type> resultTypes;
   if (!onBuffers)
-    for (OpOperand &init : op.getDpsInitsMutable())
-      resultTypes.push_back(newOperands[init.getOperandNumber()].getType());
+    for (unsigned i = numInputs, e = op->getNumOperands(); i < e; ++i)
+      resultTypes.push_back(newOperands[i].getType());
 
   // Bodies of plain arithmetic are converted in place: the cheapest path,
   // and the one every named op takes.
@@ -413,10 +433,7 @@ struct StructuredOpModel
   }
   std::optional<AccumulationInfo> getAccumulation(Operation *op) const {
     // The body's float types do not change what it accumulates.
-    return summarizeBody(cast<linalg::LinalgOp>(op),
-                         Float16Type::get(op->getContext()),
-                         /*computeSize=*/true)
-        .accumulation;
+    return bodyAccumulation(cast<linalg::LinalgOp>(op), /*computeSize=*/true);
   }
   bool canComputeIn(Operation *op, FloatType type, Attribute target) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);

@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/ExternalModels.h"
-#include "amp/Target/TargetCapabilities.h"
 
 void mlir::amp::registerAllExternalModels(DialectRegistry &registry) {
   registerArithExternalModels(registry);
@@ -18,6 +17,4 @@ void mlir::amp::registerAllExternalModels(DialectRegistry &registry) {
   registerSCFExternalModels(registry);
   registerTensorExternalModels(registry);
   registerTosaExternalModels(registry);
-  // What targets compute in low precision, which the op models ask.
-  registerTargetModels(registry);
 }

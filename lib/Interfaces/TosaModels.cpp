@@ -35,7 +35,7 @@ int64_t productOf(Type type, ArrayRef<int64_t> dims) {
 
 AccumulationInfo accumulation(AccumulationKind kind, int64_t size,
                               bool separate,
-                              SmallVector<unsigned> results = {}) {
+                              SmallVector<unsigned, 2> results = {}) {
   AccumulationInfo info;
   info.kind = kind;
   info.reductionSize = size;

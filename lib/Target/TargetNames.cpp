@@ -7,17 +7,19 @@
 
 #include "amp/Target/TargetNames.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
-#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <array>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::amp;
 
 std::optional<TargetName> mlir::amp::parseTargetName(StringRef name) {
   TargetName target;
+  target.spelling = name.str();
   if (name == "cpu")
     return target;
   if (name == "vulkan" || name == "vulkan-storage16") {
@@ -56,35 +58,65 @@ SmallVector<StringRef> mlir::amp::getVulkanExtensions() {
   return {"SPV_KHR_16bit_storage", "SPV_KHR_storage_buffer_storage_class"};
 }
 
-Attribute mlir::amp::buildTargetAttr(MLIRContext *context,
-                                     const TargetName &name) {
-  switch (name.kind) {
+namespace {
+/// The backends registered per target kind.
+struct TargetBackends {
+  std::mutex mutex;
+  std::array<std::optional<TargetBackend>, 4> byKind;
+};
+} // namespace
+
+static TargetBackends &getTargetBackends() {
+  static TargetBackends backends;
+  return backends;
+}
+
+void mlir::amp::registerTargetBackend(TargetKind kind,
+                                      const TargetBackend &backend) {
+  TargetBackends &backends = getTargetBackends();
+  std::lock_guard<std::mutex> lock(backends.mutex);
+  backends.byKind[static_cast<size_t>(kind)] = backend;
+}
+
+const TargetBackend *mlir::amp::lookupTargetBackend(const TargetName &name) {
+  if (name.kind == TargetKind::CPU)
+    return nullptr;
+  TargetBackends &backends = getTargetBackends();
+  std::lock_guard<std::mutex> lock(backends.mutex);
+  std::optional<TargetBackend> &backend =
+      backends.byKind[static_cast<size_t>(name.kind)];
+  // Entries are never removed, so the pointer stays valid.
+  return backend ? &*backend : nullptr;
+}
+
+StringRef mlir::amp::getTargetBackendDescription(TargetKind kind) {
+  switch (kind) {
   case TargetKind::CPU:
-    return {};
-  case TargetKind::NVVM:
-    return NVVM::NVVMTargetAttr::get(context, /*optLevel=*/2,
-                                     "nvptx64-nvidia-cuda", name.chip);
+    return "the CPU backend";
   case TargetKind::Vulkan:
   case TargetKind::VulkanStorage16:
-    break;
+    return "the SPIR-V backend (amp::registerSPIRVTargets)";
+  case TargetKind::NVVM:
+    return "the GPU backend (amp::registerNVVMTargets)";
   }
-  SmallVector<spirv::Capability> caps;
-  for (StringRef cap : getVulkanCapabilities(name.kind == TargetKind::Vulkan))
-    caps.push_back(*spirv::symbolizeCapability(cap));
-  SmallVector<spirv::Extension> exts;
-  for (StringRef ext : getVulkanExtensions())
-    exts.push_back(*spirv::symbolizeExtension(ext));
-  auto triple =
-      spirv::VerCapExtAttr::get(spirv::Version::V_1_3, caps, exts, context);
-  return spirv::TargetEnvAttr::get(triple,
-                                   spirv::getDefaultResourceLimits(context),
-                                   spirv::ClientAPI::Vulkan);
+  llvm_unreachable("unknown target kind");
+}
+
+FailureOr<Attribute> mlir::amp::buildTargetAttr(MLIRContext *context,
+                                                const TargetName &name,
+                                                Location loc) {
+  if (name.kind == TargetKind::CPU)
+    return Attribute();
+  const TargetBackend *backend = lookupTargetBackend(name);
+  if (!backend)
+    return emitError(loc) << "target '" << name.spelling << "' needs "
+                          << getTargetBackendDescription(name.kind)
+                          << ", which is not registered in this program";
+  return backend->buildAttr(context, name);
 }
 
 void mlir::amp::insertTargetDialects(DialectRegistry &registry,
                                      const TargetName &name) {
-  if (name.kind == TargetKind::NVVM)
-    registry.insert<NVVM::NVVMDialect>();
-  else if (name.kind != TargetKind::CPU)
-    registry.insert<spirv::SPIRVDialect>();
+  if (const TargetBackend *backend = lookupTargetBackend(name))
+    backend->insertDialects(registry);
 }

@@ -180,16 +180,16 @@ void PrecisionRewriter::retypeCarriedValues() {
   }
   // Entry blocks of functions whose signatures change (and the blocks that
   // branch targets reach, which are not nested in any visited op).
-  root->walk([&](FunctionOpInterface func) {
+  for (FunctionOpInterface func : getFunctions(root)) {
     if (func.isExternal())
-      return;
+      continue;
     bool changes = assignment.signatureChanges(func);
     for (Block &block : func.getFunctionBody())
       if (changes || !block.isEntryBlock())
         for (BlockArgument arg : block.getArguments())
           if (assignment.isTracked(arg))
             arg.setType(assignment.getAssignedType(arg));
-  });
+  }
 }
 
 bool PrecisionRewriter::isFixedSink(Operation *op) {
@@ -316,9 +316,9 @@ void PrecisionRewriter::rewriteLow(Operation *op, OpDecision &d) {
 }
 
 void PrecisionRewriter::updateSignatures() {
-  root->walk([&](FunctionOpInterface func) {
+  for (FunctionOpInterface func : getFunctions(root)) {
     if (func.isExternal() || !assignment.signatureChanges(func))
-      return;
+      continue;
     SmallVector<Type> inputs(func.getArgumentTypes().begin(),
                              func.getArgumentTypes().end());
     for (auto [i, arg] : llvm::enumerate(func.getArguments()))
@@ -334,7 +334,7 @@ void PrecisionRewriter::updateSignatures() {
     auto type = FunctionType::get(func->getContext(), inputs, results);
     rewriter.modifyOpInPlace(
         func, [&] { func.setFunctionTypeAttr(TypeAttr::get(type)); });
-  });
+  }
 }
 
 void PrecisionRewriter::run() {
@@ -396,13 +396,18 @@ static int64_t bytesMoved(Type t) {
 
 CastCount mlir::amp::countCasts(Operation *root) {
   CastCount count;
-  root->walk([&](Operation *op) {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // The scalar casts of a linalg body are its computation, not casts
+    // between ops: bodies are not entered.
+    if (isa<linalg::LinalgOp>(op))
+      return WalkResult::skip();
     if (!isa<arith::ExtFOp, arith::TruncFOp>(op) ||
         !isa<FunctionOpInterface, RegionBranchOpInterface>(op->getParentOp()))
-      return;
+      return WalkResult::advance();
     ++count.casts;
     count.bytes += bytesMoved(op->getOperand(0).getType()) +
                    bytesMoved(op->getResult(0).getType());
+    return WalkResult::advance();
   });
   return count;
 }

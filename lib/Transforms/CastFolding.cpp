@@ -371,23 +371,35 @@ static bool mayFold(Operation *cast) {
          }) > 1;
 }
 
-void mlir::amp::foldAmpCasts(Operation *root) {
-  SmallVector<Operation *> casts;
+bool mlir::amp::foldAmpCasts(Operation *root) {
+  SmallVector<Operation *> casts, unused;
   root->walk([&](Operation *op) {
-    if (isa<arith::ExtFOp, arith::TruncFOp>(op) && mayFold(op))
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
+      return;
+    if (op->use_empty())
+      unused.push_back(op);
+    else if (mayFold(op))
       casts.push_back(op);
   });
+  for (Operation *op : unused)
+    op->erase();
+  if (casts.empty())
+    return !unused.empty();
   RewritePatternSet patterns(root->getContext());
   populateAmpCastFoldingPatterns(patterns);
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
       .enableConstantCSE(false);
-  (void)applyOpPatternsGreedily(casts, std::move(patterns), config);
+  bool changed = false;
+  (void)applyOpPatternsGreedily(casts, std::move(patterns), config, &changed);
+  if (!changed)
+    return !unused.empty();
   // Casts a fold left without users (the extf of a folded round trip).
   root->walk([](Operation *op) {
     if (isa<arith::ExtFOp, arith::TruncFOp>(op) && op->use_empty())
       op->erase();
   });
+  return true;
 }
 
 namespace {

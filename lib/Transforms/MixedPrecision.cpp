@@ -131,7 +131,10 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
     if (!name)
       return emitError(loc) << "mixed-precision: unsupported target '" << target
                             << "'; expected " << getTargetNamesHelp();
-    options.defaultTarget = buildTargetAttr(ctx, *name);
+    FailureOr<Attribute> attr = buildTargetAttr(ctx, *name, loc);
+    if (failed(attr))
+      return failure();
+    options.defaultTarget = *attr;
   }
   options.keepIOTypes = keepIOTypes;
 
@@ -338,8 +341,8 @@ void MixedPrecision::runOnOperation() {
   // rewrite; a cast must see its real users to move), then what the folding
   // left unused: running the pass again changes nothing.
   eraseDeadOps(root);
-  foldAmpCasts(root);
-  eraseDeadOps(root);
+  if (foldAmpCasts(root))
+    eraseDeadOps(root);
   CastCount casts = countCasts(root);
   stats.castsInserted = casts.casts - castsBefore;
   stats.castBytes = casts.bytes;

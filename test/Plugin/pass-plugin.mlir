@@ -9,6 +9,10 @@
 // A bad option is a clear error.
 // RUN: not mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision{precision=f8})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
 // amp's test passes are amp-opt's only: the plugin does not ship them.
+// The plugin brings the backends' target names and models: bf16 computes
+// on sm_90, only is stored on sm_75.
+// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision{precision=bf16 target=sm_90 explain=true})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(mixed-precision{precision=bf16 target=sm_75 explain=true})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 // RUN: not mlir-opt --load-pass-plugin=%amp_plugin --pass-pipeline='builtin.module(amp-test-print-policy)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTEST
 
 // EXPLAIN: remark: amp: linalg.matmul runs in 'bf16' (allow, model)
@@ -25,6 +29,9 @@
 // SCOPED: remark: amp: math.exp stays f32 (follow, amp.precision): stated on the op
 
 // BADOPT: for the --precision option: Cannot find option named 'f8'!
+
+// SM90: remark: amp: linalg.matmul runs in 'bf16' (allow, model)
+// SM75: remark: amp: linalg.matmul stays f32 (never, target): storage-only: the target stores bf16 but cannot compute this op in it
 
 // NOTEST: 'amp-test-print-policy' does not refer to a registered pass or pass pipeline
 

@@ -3,8 +3,8 @@
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A sparse forward data-flow analysis (mlir/Analysis/DataFlow) of the
-// interval each float value's elements lie in (FloatRange.h). Sources:
+// A forward analysis of the interval each float value's elements lie in
+// (FloatRange.h). Sources:
 // constants; function arguments (assumed to fit the low type, or given by
 // the user: `amp.range = [lo, hi]` on the argument, the pass's
 // `input-range=`, a policy file's `range` rule on the function); op results
@@ -12,8 +12,9 @@
 // --calibrate`). Transfer
 // functions cover arith and math, linalg (any structured op, by evaluating
 // its body on intervals, reductions counted), linalg.softmax, tosa and
-// tensor; control flow and calls are joined by the framework, and values
-// carried around loops are widened so that the analysis terminates.
+// tensor; control flow (branches, region branch ops) and calls are joined,
+// and values carried around loops are widened so that the analysis
+// terminates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +24,8 @@
 #include "amp/Analysis/CalibratedRanges.h"
 #include "amp/Analysis/FloatRange.h"
 
-#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
-#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -53,30 +54,6 @@ struct FloatRangeOptions {
   const llvm::DenseMap<Value, ObservedRange> *calibrated = nullptr;
 };
 
-/// The lattice element of a value, with widening at loop heads.
-class FloatRangeLattice : public dataflow::Lattice<FloatRange> {
-public:
-  using Lattice::join;
-  using Lattice::Lattice;
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FloatRangeLattice)
-  ChangeResult join(const AbstractSparseLattice &rhs) override;
-};
-
-class FloatRangeAnalysis
-    : public dataflow::SparseForwardDataFlowAnalysis<FloatRangeLattice> {
-public:
-  FloatRangeAnalysis(DataFlowSolver &solver, const FloatRangeOptions &options)
-      : SparseForwardDataFlowAnalysis(solver), options(options) {}
-
-  void setToEntryState(FloatRangeLattice *lattice) override;
-  LogicalResult visitOperation(Operation *op,
-                               ArrayRef<const FloatRangeLattice *> operands,
-                               ArrayRef<FloatRangeLattice *> results) override;
-
-private:
-  const FloatRangeOptions &options;
-};
-
 /// The ranges of every float value under `root`, computed once.
 class FloatRanges {
 public:
@@ -95,7 +72,8 @@ public:
   /// which other inputs may exceed) and its nonzero values do not all fall
   /// below the type's smallest normal. bf16 has f32's range: only underflow
   /// can matter there.
-  RangeFit fits(Value value, FloatType lowType) const;
+  /// The reason is only written when `explain` is set.
+  RangeFit fits(Value value, FloatType lowType, bool explain = true) const;
 
   /// A one-line account of `value`'s range for remarks ("in [0, 1]: output
   /// of linalg.softmax", "may reach inf: math.exp of values assumed in

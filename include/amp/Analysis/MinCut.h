@@ -12,6 +12,8 @@
 #ifndef AMP_ANALYSIS_MINCUT_H
 #define AMP_ANALYSIS_MINCUT_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +34,11 @@ public:
     return adjacency.size() - 1;
   }
   unsigned numNodes() const { return adjacency.size(); }
+  /// Room for `nodes` nodes and `edges` edges, to build without regrowing.
+  void reserve(size_t nodes, size_t edges) {
+    adjacency.reserve(nodes);
+    this->edges.reserve(2 * edges);
+  }
   /// A directed edge `from -> to`, cut (and paid) when `from` ends on the
   /// source side and `to` on the sink side.
   void addEdge(unsigned from, unsigned to, int64_t capacity);
@@ -51,7 +58,8 @@ private:
   int64_t augment();
 
   std::vector<Edge> edges;
-  std::vector<std::vector<unsigned>> adjacency;
+  /// Most nodes have a handful of edges: kept inline.
+  std::vector<llvm::SmallVector<unsigned, 4>> adjacency;
   std::vector<int> level;
   std::vector<unsigned> nextEdge;
   std::vector<bool> sourceSide;

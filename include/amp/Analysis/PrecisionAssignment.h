@@ -69,7 +69,7 @@ struct OpDecision {
   /// With AssignmentOptions::describeRanges: what the range analysis says
   /// of each float data result ("result 0 in [0, 1]: output of
   /// linalg.softmax at m.mlir:4:8").
-  SmallVector<std::string> resultRanges;
+  SmallVector<std::string, 0> resultRanges;
 };
 
 /// The result of the analysis.

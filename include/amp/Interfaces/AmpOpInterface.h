@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
@@ -41,8 +42,8 @@ struct AccumulationInfo {
   /// Elements folded into each accumulator; ShapedType::kDynamic if unknown.
   int64_t reductionSize = ShapedType::kDynamic;
   /// Operands and results that hold the accumulators.
-  SmallVector<unsigned> accumulatorOperands;
-  SmallVector<unsigned> accumulatorResults;
+  SmallVector<unsigned, 2> accumulatorOperands;
+  SmallVector<unsigned, 2> accumulatorResults;
   /// True if the accumulators may have a wider type than the other data
   /// (linalg.matmul's outs, tosa.conv2d's acc_type, a reduction's init), so
   /// that the op can read low-precision inputs and accumulate in f32.
@@ -76,6 +77,12 @@ FailureOr<Operation *> convertByRetyping(RewriterBase &rewriter, Operation *op,
 /// traits do not allow retyping overrides getRewriteBlocker).
 std::optional<std::string>
 getRewriteBlockerFromTraits(Operation *op, FloatType lowType, bool hasModel);
+/// The number of inputs of a destination-style op (`op` must implement
+/// DestinationStyleOpInterface). Unlike the interface's getNumDpsInputs,
+/// which builds the operand-segment attribute of named linalg ops on every
+/// call, this reads it from the results when the op is on tensors (one
+/// result per init); the analysis asks it for every structured op.
+unsigned numDpsInputs(Operation *op);
 } // namespace detail
 } // namespace amp
 } // namespace mlir
@@ -91,6 +98,10 @@ namespace amp {
 
 /// True if `op` implements AmpOpInterface (natively or by an external model).
 bool hasAmpModel(Operation *op);
+/// The functions amp works on: `root` itself if it is one, otherwise those
+/// nested in it, in order. The walk enters neither function bodies nor
+/// structured ops' bodies (most of a module's ops), which hold no functions.
+SmallVector<FunctionOpInterface> getFunctions(Operation *root);
 /// The op's category for `lowType`, from its model or its traits. Policy
 /// attributes in the IR are not consulted here (see getEffectivePrecision).
 CategoryInfo getCategory(Operation *op, FloatType lowType);

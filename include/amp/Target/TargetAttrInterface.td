@@ -16,8 +16,9 @@ def AmpTargetAttrInterface : AttrInterface<"AmpTargetAttrInterface"> {
     Implemented by the attributes that name a target (`#spirv.target_env`,
     `#nvvm.target`, or a downstream target's own attribute): says which kinds
     of work the target can do on f16 and bf16 values. amp's core asks only
-    this interface, so it knows no backend; the models for SPIR-V and NVVM
-    are attached by `amp::registerTargetModels`. An attribute without a model
+    this interface, so it knows no backend; the backends attach the models
+    for SPIR-V and NVVM (`amp::registerSPIRVTargetModel`,
+    `amp::registerNVVMTargetModel`). An attribute without a model
     is treated like the CPU, which LLVM legalises for every kind of work.
   }];
   let methods = [

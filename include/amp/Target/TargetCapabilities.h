@@ -44,10 +44,6 @@ bool targetSupports(Attribute target, TargetOpKind kind, FloatType type);
 /// AmpTargetAttrInterface model, or null.
 Attribute getEnclosingTarget(Operation *op);
 
-/// Attaches AmpTargetAttrInterface to `#spirv.target_env` and
-/// `#nvvm.target`.
-void registerTargetModels(DialectRegistry &registry);
-
 } // namespace amp
 } // namespace mlir
 

@@ -20,6 +20,7 @@
 #define AMP_TARGET_TARGETNAMES_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 
 #include <optional>
@@ -35,6 +36,8 @@ enum class TargetKind { CPU, Vulkan, VulkanStorage16, NVVM };
 /// A parsed target name.
 struct TargetName {
   TargetKind kind = TargetKind::CPU;
+  /// The name as spelled ("vulkan", "sm_90a").
+  std::string spelling;
   /// For NVVM, the chip as spelled (sm_90a); empty otherwise.
   std::string chip;
   /// For NVVM, the compute capability (90 for sm_90a).
@@ -53,12 +56,42 @@ StringRef getTargetNamesHelp();
 SmallVector<StringRef> getVulkanCapabilities(bool float16);
 SmallVector<StringRef> getVulkanExtensions();
 
-/// The target attribute for `name` (`#spirv.target_env`, `#nvvm.target`),
-/// or null for the CPU. The dialect of the attribute must be loaded; see
-/// insertTargetDialects.
-Attribute buildTargetAttr(MLIRContext *context, const TargetName &name);
+/// What a backend provides for the targets it compiles for. amp's core
+/// names targets but builds none of their attributes: the SPIR-V backend
+/// registers `vulkan` and `vulkan-storage16` (registerSPIRVTargets), the GPU
+/// backend `sm_<N>` (registerNVVMTargets), and amp::registerAllPasses both.
+struct TargetBackend {
+  /// Which backend, for diagnostics ("SPIR-V").
+  StringRef name;
+  /// Adds the dialect of the target's attribute, with its
+  /// AmpTargetAttrInterface model, to `registry`.
+  void (*insertDialects)(DialectRegistry &registry) = nullptr;
+  /// The target's attribute; its dialect is loaded.
+  Attribute (*buildAttr)(MLIRContext *context,
+                         const TargetName &name) = nullptr;
+};
 
-/// Adds the dialect buildTargetAttr needs for `name` to `registry`.
+/// Registers `backend` for the targets of `kind`, process-wide (like a
+/// pass). Registering again replaces it.
+void registerTargetBackend(TargetKind kind, const TargetBackend &backend);
+
+/// The backend registered for `name`, or null (also for the CPU, which
+/// needs no attribute).
+const TargetBackend *lookupTargetBackend(const TargetName &name);
+
+/// The backend that provides a target of `kind` ("the SPIR-V backend"), for
+/// diagnostics when it is not registered.
+StringRef getTargetBackendDescription(TargetKind kind);
+
+/// The target attribute for `name` (`#spirv.target_env`, `#nvvm.target`),
+/// null for the CPU, or failure (with a diagnostic at `loc`) when the
+/// backend that builds it is not registered. The attribute's dialect must
+/// be loaded: see insertTargetDialects.
+FailureOr<Attribute> buildTargetAttr(MLIRContext *context,
+                                     const TargetName &name, Location loc);
+
+/// Adds the dialect buildTargetAttr needs for `name` to `registry`, if its
+/// backend is registered.
 void insertTargetDialects(DialectRegistry &registry, const TargetName &name);
 
 } // namespace amp

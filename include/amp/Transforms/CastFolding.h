@@ -21,8 +21,9 @@ namespace amp {
 void populateAmpCastFoldingPatterns(RewritePatternSet &patterns);
 
 /// Applies those patterns and the upstream cast folders to the casts nested
-/// in `root` (and the casts they create), touching no other op.
-void foldAmpCasts(Operation *root);
+/// in `root` (and the casts they create), touching no other op, and erases
+/// the casts left without users. Returns whether anything changed.
+bool foldAmpCasts(Operation *root);
 
 /// Makes amp's cast folding part of `--canonicalize` in every context built
 /// from `registry`: whenever the arith dialect is loaded, the amp dialect is
