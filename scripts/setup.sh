@@ -18,6 +18,8 @@ PACKAGES=(
   # LLVM/MLIR 22: headers, libMLIR.so/libLLVM.so, mlir-opt, mlir-runner,
   # FileCheck, lit and not
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  # The OpenMP runtime threaded CPU code calls (amp-run --threads)
+  libomp-22-dev
   # Vulkan on the CPU (lavapipe) and SPIR-V validation
   libvulkan-dev mesa-vulkan-drivers spirv-tools
   # Python side (tests, tools, benchmarks)

@@ -55,9 +55,20 @@ approximateMath(std::initializer_list<const char *> functions) {
   return amp::createApproximateMath(options);
 }
 
-void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
+void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
+                                            const LowerToLLVMOptions &options) {
   buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
+  // With threads: large ops in one slice per thread (scf.forall), each
+  // vectorized below as the whole op would be.
+  // (A count out of range fails in the pass, with its message.)
+  bool threaded = options.threads > 1;
+  if (options.threads != 1) {
+    amp::DistributeForThreadsOptions distribute;
+    distribute.threads = options.threads;
+    pm.nest<func::FuncOp>().addPass(
+        amp::createDistributeForThreads(distribute));
+  }
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
@@ -76,6 +87,17 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertVectorToSCFPass());
   // What that unrolls to single elements are loads and stores.
   pm.addPass(amp::createLowerScalarTransfers());
+  // The slices run on OpenMP threads.
+  if (threaded) {
+    pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // The conversion wraps each slice in a memref.alloca_scope, which must
+    // stay one block: scopes without allocas are inlined before the loops
+    // in them become branches.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -222,10 +244,12 @@ void mlir::amp::registerAmpPipelines() {
       "Tensor-level kernels for amp's lowerings: elementwise ops to linalg, "
       "aggregates decomposed, casts fused into their producers or consumers",
       buildAmpFuseKernelsPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LowerToLLVMOptions>(
       "amp-lower-to-llvm",
       "Lower mixed-precision output to the LLVM dialect for the CPU",
-      buildAmpLowerToLLVMPipeline);
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        buildAmpLowerToLLVMPipeline(pm, options);
+      });
   PassPipelineRegistration<>(
       "amp-lower-to-spirv",
       "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",

@@ -38,5 +38,7 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
   if (backend.backend == Backend::CUDA)
     pipeline +=
         "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
+  if (backend.backend == Backend::CPU && options.cpuThreads != 1)
+    pipeline += "{threads=" + std::to_string(options.cpuThreads) + "}";
   return pipeline;
 }

@@ -313,6 +313,8 @@ def lower(ir, target="cpu", context=None, name="<input>", **options):
     MLIR text:
 
     "cpu":    amp-lower-to-llvm (the LLVM dialect), as amp-run --backend=cpu;
+              option threads=N splits large ops over N OpenMP threads, as
+              amp-run --threads=N (the program then calls libomp);
     "vulkan": amp-lower-to-vulkan (serialised SPIR-V kernels and LLVM host
               code for amp's Vulkan runtime), as amp-run --backend=vulkan;
     "spirv":  amp-lower-to-spirv (the spirv.module kernels only);
@@ -330,9 +332,11 @@ def lower(ir, target="cpu", context=None, name="<input>", **options):
     if target not in _LOWERINGS:
         raise AmpOptionError(f"unknown lowering target {target!r}; expected one of "
                        + ", ".join(repr(t) for t in _LOWERINGS) + " or 'sm_<N>'")
-    if options and target != "nvvm":
-        raise AmpOptionError(f"target {target!r} takes no options, got "
-                       + ", ".join(sorted(options)))
+    allowed = {"cpu": {"threads"}}.get(target, set())
+    if target != "nvvm" and not set(options) <= allowed:
+        raise AmpOptionError(f"target {target!r} takes "
+                       + (("only " + ", ".join(sorted(allowed))) if allowed else "no options")
+                       + ", got " + ", ".join(sorted(options)))
     pipeline = _LOWERINGS[target]
     if options:
         pipeline += "{" + " ".join(_option(k.replace("_", "-"), v)

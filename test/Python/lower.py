@@ -73,3 +73,20 @@ print("vulkan:", vulkan.count("gpu.binary @") > 0, "mgpuLaunchKernel" in vulkan 
 ptx = amp.lower(converted, target="sm_80", format="isa")
 print("nvvm:", "gpu.binary @" in ptx, ".target sm_80" in ptx)
 # CHECK-NEXT: nvvm: True True
+
+# threads=N: large ops on N OpenMP threads (the tiny program above has none
+# worth splitting, so a 128x256 one); a target without options says so.
+BIG = """
+func.func @scale(%x: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %t = math.tanh %x : tensor<128x256xf32>
+  return %t : tensor<128x256xf32>
+}
+"""
+threaded = amp.lower(amp.convert(BIG, precision="bf16"), target="cpu", threads=2)
+print("threads:", "omp.parallel" in threaded, "omp.wsloop" in threaded)
+# CHECK-NEXT: threads: True True
+try:
+    amp.lower(converted, target="spirv", threads=2)
+except amp.AmpError as e:
+    print("spirv threads:", e)
+# CHECK-NEXT: spirv threads: target 'spirv' takes no options, got threads

@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::amp::runtime;
@@ -83,6 +84,17 @@ static cl::opt<std::string>
 static cl::list<std::string>
     outputs("output", cl::desc("A .npy file per result, in order"),
             cl::value_desc("file.npy"), cl::CommaSeparated, cl::cat(category));
+/// --threads. libLLVM registers an option of that name that amp-run does
+/// not use; main() unregisters it before this one is first asked for.
+static cl::opt<unsigned> &threads() {
+  static cl::opt<unsigned> option(
+      "threads",
+      cl::desc("CPU backend: the threads large ops are split over (OpenMP; "
+               "0: one per core). Results do not depend on it: no "
+               "reduction is split"),
+      cl::init(1), cl::cat(category));
+  return option;
+}
 static cl::opt<unsigned>
     repeat("repeat",
            cl::desc("Call the function N times and print the min and median "
@@ -267,8 +279,16 @@ compile(ModuleOp module, const EntrySignature &signature,
         const std::optional<RuntimeLibrary> &runtime, llvm::StringRef fileName,
         bool probes) {
   prepareEntry(module, signature.name);
-  std::string pipeline = getPipeline(
-      backend, BackendOptions{chip.getValue(), gpuFormat.getValue()});
+  // Probes record values from one thread at a time.
+  unsigned cpuThreads = probes ? 1 : threads().getValue();
+  if (cpuThreads == 0)
+    cpuThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (cpuThreads > 1024)
+    return llvm::createStringError("--threads must be at most 1024, got " +
+                                   llvm::Twine(cpuThreads));
+  std::string pipeline =
+      getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
+                                          cpuThreads});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");
@@ -298,6 +318,17 @@ compile(ModuleOp module, const EntrySignature &signature,
     llvm::sys::path::append(path, name);
     if (llvm::sys::fs::exists(path))
       options.sharedLibraries.push_back(std::string(path));
+  }
+  // Threaded CPU code calls the OpenMP runtime LLVM ships.
+  if (backend.backend == Backend::CPU && cpuThreads > 1) {
+    llvm::SmallString<256> path(AMP_MLIR_LIBRARY_DIR);
+    llvm::sys::path::append(path, "libomp.so");
+    if (!llvm::sys::fs::exists(path))
+      return llvm::createStringError("--threads=" + llvm::Twine(cpuThreads) +
+                                     " needs the OpenMP "
+                                     "runtime " +
+                                     path + " (Debian: libomp-22-dev)");
+    options.sharedLibraries.push_back(std::string(path));
   }
   if (probes)
     options.symbols = getProbeSymbols();
@@ -360,6 +391,9 @@ static llvm::Error compareWithF32Program(const DialectRegistry &registry,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  if (cl::Option *unused = cl::getRegisteredOptions().lookup("threads"))
+    unused->removeArgument();
+  (void)threads();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -24,9 +24,19 @@ namespace amp {
 /// or consumer.
 void buildAmpFuseKernelsPipeline(OpPassManager &pm);
 
+struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads the code runs on: with more than 1, large "
+                     "linalg ops are split into one slice per thread, run "
+                     "through OpenMP (the program then needs libomp)"),
+      llvm::cl::init(1)};
+};
+
 /// CPU code through LLVM: the kernels above, one-shot bufferization, loops,
 /// and the LLVM dialect (runnable with mlir-runner / the ExecutionEngine).
-void buildAmpLowerToLLVMPipeline(OpPassManager &pm);
+void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
+                                 const LowerToLLVMOptions &options = {});
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<std::string> chip{

@@ -35,6 +35,8 @@ struct BackendOptions {
   /// when loaded; needs no CUDA Toolkit), "bin" (cubin from ptxas) or
   /// "fatbin".
   std::string cudaFormat = "isa";
+  /// The threads CPU code runs on (amp-lower-to-llvm{threads=N}).
+  unsigned cpuThreads = 1;
 };
 
 struct BackendDescription {

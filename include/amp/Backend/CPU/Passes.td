@@ -72,6 +72,50 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
+  let summary = "Split linalg ops on buffers into one slice per thread "
+                "(scf.forall)";
+  let description = [{
+    Runs before `amp-vectorize-for-cpu` when amp's CPU code is to use
+    `threads` threads (`amp-lower-to-llvm{threads=N}`, `amp-run --threads`).
+    Each linalg op on memrefs with static loop ranges and at least
+    `min-iterations` iterations is tiled along one parallel loop dimension
+    into `threads` slices of equal size, as an `scf.forall` whose
+    iterations the lowering runs on OpenMP threads (`scf.forall` →
+    `scf.parallel` → `omp.wsloop`). The dimension is the outermost parallel
+    one whose range `threads` divides, so that every slice has static sizes
+    and is vectorized as the whole op would be. Reduction dimensions are
+    never split: each output element is computed by one thread, in the
+    order a single thread would, so results do not depend on the number of
+    threads. Ops with no such dimension, with dynamic ranges or with fewer
+    iterations (where starting threads costs more than it saves) stay as
+    they are.
+
+    Before (`threads=2`):
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                  outs(%c : memref<64x16xf32>)
+    ```
+    After:
+    ```mlir
+    scf.forall (%i) = (0) to (64) step (32) {
+      %sa = memref.subview %a[%i, 0] [32, 32] [1, 1] : ...
+      %sc = memref.subview %c[%i, 0] [32, 16] [1, 1] : ...
+      linalg.matmul ins(%sa, %b : ...) outs(%sc : ...)
+    }
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"2",
+           "Slices per op (the threads that run them)">,
+    Option<"minIterations", "min-iterations", "int64_t",
+           /*default=*/"16384",
+           "The fewest loop iterations an op needs to be split">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
   let summary = "Lower 0-d vector transfers on buffers to loads and stores";
   let description = [{

@@ -1,0 +1,70 @@
+// amp-distribute-for-threads splits each large linalg op on buffers along
+// its outermost parallel loop dimension whose range the thread count
+// divides, into one scf.forall iteration per thread. Reductions are never
+// split, so each output element is computed by one thread as a single
+// thread would compute it.
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=1}))' | FileCheck %s
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=131073}))' | FileCheck %s --check-prefix=SMALL
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=1 min-iterations=1}))' | FileCheck %s --check-prefix=ONE
+// RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: threads must be in [1, 1024], got 0
+
+// A matmul: rows in two halves; k, the reduction, is not split.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (32) {
+// CHECK-DAG:       %[[A:.+]] = memref.subview %{{.+}}[%[[I]], 0] [32, 128] [1, 1]
+// CHECK-DAG:       %[[C:.+]] = memref.subview %{{.+}}[%[[I]], 0] [32, 16] [1, 1]
+// CHECK:           linalg.matmul ins(%[[A]], %{{.+}} : memref<32x128xf32, strided<[128, 1], offset: ?>>, memref<128x16xf32{{.*}}>) outs(%[[C]] : memref<32x16xf32, strided<[16, 1], offset: ?>>)
+// CHECK-NOT:     linalg.matmul
+// Ops of fewer iterations than min-iterations (64*16*128 = 131072 here)
+// are not worth threads.
+// SMALL-LABEL: func.func @matmul
+// SMALL-NOT:     scf.forall
+// ONE-LABEL: func.func @matmul
+// ONE-NOT:       scf.forall
+func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %c: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// -----
+
+// The first parallel dimension (3) is not divisible by 2: the second is
+// split.
+// CHECK-LABEL: func.func @second_dimension
+// CHECK:         scf.forall (%[[J:.+]]) = (0) to (64) step (32) {
+// CHECK:           memref.subview %{{.+}}[0, %[[J]]] [3, 32] [1, 1]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @second_dimension(%a: memref<3x64xf32>, %c: memref<3x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<3x64xf32>) outs(%c : memref<3x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// A full reduction has no parallel dimension to split; a dynamic range
+// cannot be split into static slices; tensors are not buffers.
+// CHECK-LABEL: func.func @unsplittable
+// CHECK-NOT:     scf.forall
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+func.func @unsplittable(%a: memref<4096xf32>, %s: memref<f32>, %d: memref<?xf32>, %t: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%a : memref<4096xf32>) outs(%s : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#in, #in], iterator_types = ["parallel"]}
+      ins(%d : memref<?xf32>) outs(%d : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  %r = linalg.exp ins(%t : tensor<64x64xf32>) outs(%t : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

@@ -1,0 +1,42 @@
+// amp-run --threads=N runs large ops on N OpenMP threads, one slice of
+// their parallel loops each (amp-distribute-for-threads); no reduction is
+// split, so the results are bit-identical to one thread's, for f32 and for
+// the mixed-precision program alike.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/bf16.mlir
+// RUN: amp-run %s --entry=layer --seed=3 --save-inputs=%t/in --output=%t/f32-1.npy
+// DEFINE: %{inputs} = --input=%t/in/arg0.npy,%t/in/arg1.npy,%t/in/arg2.npy
+// RUN: amp-run %s --entry=layer %{inputs} --threads=2 --output=%t/f32-2.npy
+// RUN: amp-run %s --entry=layer %{inputs} --threads=3 --output=%t/f32-3.npy
+// RUN: amp-run %t/bf16.mlir --entry=layer %{inputs} --cast-inputs --output=%t/bf16-1.npy
+// RUN: amp-run %t/bf16.mlir --entry=layer %{inputs} --cast-inputs --threads=2 --output=%t/bf16-2.npy
+// RUN: cmp %t/f32-1.npy %t/f32-2.npy
+// RUN: cmp %t/f32-1.npy %t/f32-3.npy
+// RUN: cmp %t/bf16-1.npy %t/bf16-2.npy
+//
+// The threaded program: the matmul and the tanh in OpenMP worksharing
+// loops (with 3 threads, 128 rows do not divide: the tanh's 256 columns
+// neither; both run on one thread).
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm{threads=2})' | FileCheck %s --check-prefix=OMP
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm)' | FileCheck %s --check-prefix=SERIAL
+// OMP: omp.parallel num_threads(%{{.+}} : i32)
+// OMP: omp.wsloop
+// SERIAL-NOT: omp.
+//
+// Bad counts are errors before anything runs.
+// RUN: not amp-run %s --entry=layer %{inputs} --threads=2000 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: --threads must be at most 1024, got 2000
+// RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-llvm{threads=-1})' 2>&1 | FileCheck %s --check-prefix=NEG
+// NEG: threads must be in [1, 1024], got -1
+
+func.func @layer(%x: tensor<128x64xf32>, %w: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<128x256xf32> {
+  %e = tensor.empty() : tensor<128x256xf32>
+  %z = arith.constant 0.0 : f32
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<128x64xf32>, tensor<64x256xf32>) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %bb = linalg.broadcast ins(%b : tensor<256xf32>) outs(%e : tensor<128x256xf32>) dimensions = [0]
+  %s = arith.addf %m, %bb : tensor<128x256xf32>
+  %t = math.tanh %s : tensor<128x256xf32>
+  return %t : tensor<128x256xf32>
+}
