@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""amp's CPU code against ONNX Runtime on real models, side by side.
+
+For each model of the accuracy benchmark (bench/accuracy/run.py: the four
+digits models, and the three PaddleOCR models with `--models all`), on the
+same input batch: imports the ONNX file with amp.onnx (f32), converts it to
+f16 and bf16 (`mixed-precision{precision=P}`), and times in one run, for
+each thread count, `amp-run --repeat R --threads T` of the three programs
+and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
+the same input, min of R calls after a warm-up. ONNX Runtime is optional:
+without it (scripts/setup-reference.sh installs it) its column is empty.
+
+    /usr/bin/python3 bench/speed/run.py [--models digits|all|NAME,...]
+        [--threads 1,2] [--repeat 5] [--markdown docs/Performance.md]
+
+With --markdown, the table replaces the block between the `speed-benchmark`
+markers of that file (appended when absent).
+"""
+
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench", "accuracy"))
+import run as accuracy  # noqa: E402  (the models, their inputs, amp.onnx)
+# bench/runtime/run.py names the machine; loaded under its own name (the
+# accuracy benchmark's module is `run` too).
+_spec = importlib.util.spec_from_file_location(
+    "runtime_run", os.path.join(ROOT, "bench", "runtime", "run.py"))
+_runtime = importlib.util.module_from_spec(_spec)
+sys.path.insert(0, os.path.join(ROOT, "bench", "runtime"))
+_spec.loader.exec_module(_runtime)
+machine = _runtime.machine
+
+TIME = re.compile(r"time: min ([0-9.]+) ms")
+ORT_DIR = os.path.join(ROOT, "tools", "onnx", "ort", "node_modules")
+BEGIN = "<!-- speed-benchmark:begin -->"
+END = "<!-- speed-benchmark:end -->"
+
+
+def check(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd[:3]), r.stdout, r.stderr))
+    return r.stdout
+
+
+def min_ms(output):
+    return float(TIME.search(output).group(1))
+
+
+def ort_available():
+    return os.path.isdir(os.path.join(ORT_DIR, "onnxruntime-node"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="digits")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    models = accuracy.all_models()
+    if args.models == "digits":
+        models = [m for m in models if m.name.startswith("digits-")]
+    elif args.models != "all":
+        wanted = args.models.split(",")
+        models = [m for m in models if m.name in wanted]
+    threads = [int(t) for t in args.threads.split(",")]
+    amp_opt = os.path.join(ROOT, "build", "bin", "amp-opt")
+    amp_run = os.path.join(ROOT, "build", "bin", "amp-run")
+    have_ort = ort_available()
+    if not have_ort:
+        print("bench/speed: onnxruntime-node is not installed "
+              "(scripts/setup-reference.sh); ONNX Runtime is skipped", file=sys.stderr)
+    import amp.onnx
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="amp-speed-") as work:
+        for model in models:
+            onnx_path = model.onnx()
+            f32 = os.path.join(work, model.name + ".f32.mlir")
+            with open(f32, "w") as f:
+                f.write(amp.onnx.import_model(onnx_path, shapes=model.shapes))
+            programs = {"f32": f32}
+            for low in ("f16", "bf16"):
+                programs[low] = os.path.join(work, "%s.%s.mlir" % (model.name, low))
+                check([amp_opt, f32, "-p", "builtin.module(mixed-precision{precision=%s})"
+                       % low, "-o", programs[low]])
+            (x,) = model.inputs()
+            x = np.ascontiguousarray(x, dtype=np.float32)
+            npy = os.path.join(work, model.name + ".npy")
+            np.save(npy, x)
+            raw = os.path.join(work, model.name + ".bin")
+            x.tofile(raw)
+            for t in threads:
+                row = {"model": model.name, "batch": x.shape[0], "threads": t}
+                if have_ort:
+                    row["ort"] = min_ms(check(
+                        ["node", os.path.join(HERE, "time_ort.js"), onnx_path, raw,
+                         "float32", ",".join(map(str, x.shape)), str(t),
+                         str(args.repeat)], env=dict(os.environ, NODE_PATH=ORT_DIR)))
+                for precision, path in programs.items():
+                    row[precision] = min_ms(check(
+                        [amp_run, path, "--entry=main", "--input=" + npy, "--cast-inputs",
+                         "--threads=%d" % t,
+                         "--repeat=%d" % args.repeat, "--output=" + os.devnull]))
+                print("%-18s batch %4d  %d thread(s)  ORT %s  amp f32 %.2f  f16 %.2f  "
+                      "bf16 %.2f ms" % (model.name, row["batch"], t,
+                                        "%.2f" % row["ort"] if "ort" in row else "-",
+                                        row["f32"], row["f16"], row["bf16"]), flush=True)
+                rows.append(row)
+
+    if args.markdown:
+        table = ("Measured on: %s. Min of %d calls after a warm-up, same input batch "
+                 "and thread count for both; ONNX Runtime %s.\n\n"
+                 % (machine(), args.repeat,
+                    "1.x CPU provider (onnxruntime-node), graph optimisations on"
+                    if have_ort else "not installed (column empty)"))
+        table += ("| model | batch | threads | ONNX Runtime (ms) | amp f32 (ms) | amp f16 (ms) "
+                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32 |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        for r in rows:
+            ort = r.get("ort")
+            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n" % (
+                r["model"], r["batch"], r["threads"], "%.2f" % ort if ort else "–",
+                r["f32"], r["f16"], r["bf16"], "%.1fx" % (r["f32"] / ort) if ort else "–",
+                r["f16"] / r["f32"], r["bf16"] / r["f32"])
+        block = BEGIN + "\n" + table + END
+        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
+        if BEGIN in text and END in text:
+            text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+        else:
+            text = text.rstrip("\n") + "\n\n" + block + "\n"
+        with open(args.markdown, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
