@@ -54,6 +54,20 @@ def vulkan_available(bin_dir):
         stderr=subprocess.DEVNULL).returncode == 0
 
 
+def write_block(path, begin, end, table):
+    """Puts `table` between the `begin` and `end` markers of the Markdown
+    file `path` (appended with them when absent). Shared by the benchmarks
+    that write docs/Performance.md."""
+    text = open(path).read() if os.path.exists(path) else ""
+    block = begin + "\n" + table + end
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def machine():
     model, cores = platform.processor() or "unknown CPU", os.cpu_count()
     try:
@@ -163,15 +177,7 @@ def main():
     print()
     print(table)
     if args.markdown:
-        with open(args.markdown) as f:
-            text = f.read()
-        block = BEGIN + "\n" + table + END
-        if BEGIN in text and END in text:
-            text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + block + "\n"
-        with open(args.markdown, "w") as f:
-            f.write(text)
+        write_block(args.markdown, BEGIN, END, table)
 
 
 if __name__ == "__main__":

@@ -135,14 +135,7 @@ def main():
                 r["model"], r["batch"], r["threads"], "%.2f" % ort if ort else "–",
                 r["f32"], r["f16"], r["bf16"], "%.1fx" % (r["f32"] / ort) if ort else "–",
                 r["f16"] / r["f32"], r["bf16"] / r["f32"])
-        block = BEGIN + "\n" + table + END
-        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        if BEGIN in text and END in text:
-            text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + block + "\n"
-        with open(args.markdown, "w") as f:
-            f.write(text)
+        _runtime.write_block(args.markdown, BEGIN, END, table)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runtime"))
 import programs  # noqa: E402
-from run import TIME, machine, run  # noqa: E402
+from run import TIME, machine, run, write_block  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BEGIN = "<!-- threads-benchmark:begin -->"
@@ -90,14 +90,7 @@ def main():
         for name, precision, one, many, speedup in rows:
             table += "| %s | %s | %.2f | %.2f | %.2fx |\n" % (
                 name, precision, one, many, speedup)
-        block = BEGIN + "\n" + table + END
-        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        if BEGIN in text and END in text:
-            text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + block + "\n"
-        with open(args.markdown, "w") as f:
-            f.write(text)
+        write_block(args.markdown, BEGIN, END, table)
 
 
 if __name__ == "__main__":
