@@ -1,15 +1,18 @@
-// amp-run --threads=N runs large ops on N OpenMP threads, one slice of
+// amp-run --threads=N (default: one per core) runs large ops on N OpenMP threads, one slice of
 // their parallel loops each (amp-distribute-for-threads); no reduction is
 // split, so the results are bit-identical to one thread's, for f32 and for
 // the mixed-precision program alike.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/bf16.mlir
-// RUN: amp-run %s --entry=layer --seed=3 --save-inputs=%t/in --output=%t/f32-1.npy
+// RUN: amp-run %s --entry=layer --seed=3 --save-inputs=%t/in --threads=1 --output=%t/f32-1.npy
 // DEFINE: %{inputs} = --input=%t/in/arg0.npy,%t/in/arg1.npy,%t/in/arg2.npy
 // RUN: amp-run %s --entry=layer %{inputs} --threads=2 --output=%t/f32-2.npy
 // RUN: amp-run %s --entry=layer %{inputs} --threads=3 --output=%t/f32-3.npy
-// RUN: amp-run %t/bf16.mlir --entry=layer %{inputs} --cast-inputs --output=%t/bf16-1.npy
+// RUN: amp-run %t/bf16.mlir --entry=layer %{inputs} --cast-inputs --threads=1 --output=%t/bf16-1.npy
+// By default, one thread per core (the same result).
+// RUN: amp-run %s --entry=layer %{inputs} --output=%t/f32-default.npy
+// RUN: cmp %t/f32-1.npy %t/f32-default.npy
 // RUN: amp-run %t/bf16.mlir --entry=layer %{inputs} --cast-inputs --threads=2 --output=%t/bf16-2.npy
 // RUN: cmp %t/f32-1.npy %t/f32-2.npy
 // RUN: cmp %t/f32-1.npy %t/f32-3.npy

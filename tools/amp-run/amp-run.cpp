@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 using namespace mlir;
@@ -90,9 +91,10 @@ static cl::opt<unsigned> &threads() {
   static cl::opt<unsigned> option(
       "threads",
       cl::desc("CPU backend: the threads large ops are split over (OpenMP; "
-               "0: one per core). Results do not depend on it: no "
-               "reduction is split"),
-      cl::init(1), cl::cat(category));
+               "0, the default: one per core, or 1 where libomp is "
+               "missing). Results do not depend on it: no reduction is "
+               "split"),
+      cl::init(0), cl::cat(category));
   return option;
 }
 static cl::opt<unsigned>
@@ -280,12 +282,26 @@ compile(ModuleOp module, const EntrySignature &signature,
         bool probes) {
   prepareEntry(module, signature.name);
   // Probes record values from one thread at a time.
-  unsigned cpuThreads = probes ? 1 : threads().getValue();
+  unsigned cpuThreads = probes || backend.backend != Backend::CPU
+                            ? 1
+                            : threads().getValue();
   if (cpuThreads == 0)
     cpuThreads = std::max(1u, std::thread::hardware_concurrency());
   if (cpuThreads > 1024)
     return llvm::createStringError("--threads must be at most 1024, got " +
                                    llvm::Twine(cpuThreads));
+  // Threaded CPU code calls the OpenMP runtime LLVM ships: asked for, it
+  // must be there; by default, one thread runs without it.
+  llvm::SmallString<256> openmpRuntime(AMP_MLIR_LIBRARY_DIR);
+  llvm::sys::path::append(openmpRuntime, "libomp.so");
+  if (cpuThreads > 1 && !llvm::sys::fs::exists(openmpRuntime)) {
+    if (threads().getNumOccurrences())
+      return llvm::createStringError(
+          "--threads=" + llvm::Twine(cpuThreads) +
+          " needs the OpenMP runtime " + openmpRuntime +
+          " (Debian: libomp-22-dev)");
+    cpuThreads = 1;
+  }
   std::string pipeline =
       getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
                                           cpuThreads});
@@ -319,16 +335,11 @@ compile(ModuleOp module, const EntrySignature &signature,
     if (llvm::sys::fs::exists(path))
       options.sharedLibraries.push_back(std::string(path));
   }
-  // Threaded CPU code calls the OpenMP runtime LLVM ships.
-  if (backend.backend == Backend::CPU && cpuThreads > 1) {
-    llvm::SmallString<256> path(AMP_MLIR_LIBRARY_DIR);
-    llvm::sys::path::append(path, "libomp.so");
-    if (!llvm::sys::fs::exists(path))
-      return llvm::createStringError("--threads=" + llvm::Twine(cpuThreads) +
-                                     " needs the OpenMP "
-                                     "runtime " +
-                                     path + " (Debian: libomp-22-dev)");
-    options.sharedLibraries.push_back(std::string(path));
+  if (cpuThreads > 1) {
+    // Worker threads get large stacks too (the caller's is 1 GiB), unless
+    // the user sets OMP_STACKSIZE.
+    ::setenv("OMP_STACKSIZE", "256M", /*overwrite=*/0);
+    options.sharedLibraries.push_back(std::string(openmpRuntime));
   }
   if (probes)
     options.symbols = getProbeSymbols();
