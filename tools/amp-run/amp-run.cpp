@@ -282,9 +282,8 @@ compile(ModuleOp module, const EntrySignature &signature,
         bool probes) {
   prepareEntry(module, signature.name);
   // Probes record values from one thread at a time.
-  unsigned cpuThreads = probes || backend.backend != Backend::CPU
-                            ? 1
-                            : threads().getValue();
+  unsigned cpuThreads =
+      probes || backend.backend != Backend::CPU ? 1 : threads().getValue();
   if (cpuThreads == 0)
     cpuThreads = std::max(1u, std::thread::hardware_concurrency());
   if (cpuThreads > 1024)
@@ -296,10 +295,10 @@ compile(ModuleOp module, const EntrySignature &signature,
   llvm::sys::path::append(openmpRuntime, "libomp.so");
   if (cpuThreads > 1 && !llvm::sys::fs::exists(openmpRuntime)) {
     if (threads().getNumOccurrences())
-      return llvm::createStringError(
-          "--threads=" + llvm::Twine(cpuThreads) +
-          " needs the OpenMP runtime " + openmpRuntime +
-          " (Debian: libomp-22-dev)");
+      return llvm::createStringError("--threads=" + llvm::Twine(cpuThreads) +
+                                     " needs the OpenMP runtime " +
+                                     openmpRuntime +
+                                     " (Debian: libomp-22-dev)");
     cpuThreads = 1;
   }
   std::string pipeline =
