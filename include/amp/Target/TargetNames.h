@@ -61,8 +61,6 @@ SmallVector<StringRef> getVulkanExtensions();
 /// registers `vulkan` and `vulkan-storage16` (registerSPIRVTargets), the GPU
 /// backend `sm_<N>` (registerNVVMTargets), and amp::registerAllPasses both.
 struct TargetBackend {
-  /// Which backend, for diagnostics ("SPIR-V").
-  StringRef name;
   /// Adds the dialect of the target's attribute, with its
   /// AmpTargetAttrInterface model, to `registry`.
   void (*insertDialects)(DialectRegistry &registry) = nullptr;

@@ -63,5 +63,5 @@ void mlir::amp::registerNVVMTargetModel(DialectRegistry &registry) {
 
 void mlir::amp::registerNVVMTargets() {
   registerTargetBackend(TargetKind::NVVM,
-                        {"GPU", insertNVVMDialect, buildNVVMTarget});
+                        {insertNVVMDialect, buildNVVMTarget});
 }

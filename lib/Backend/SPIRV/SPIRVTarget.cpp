@@ -73,7 +73,7 @@ void mlir::amp::registerSPIRVTargetModel(DialectRegistry &registry) {
 }
 
 void mlir::amp::registerSPIRVTargets() {
-  TargetBackend backend{"SPIR-V", insertSPIRVDialect, buildVulkanTarget};
+  TargetBackend backend{insertSPIRVDialect, buildVulkanTarget};
   registerTargetBackend(TargetKind::Vulkan, backend);
   registerTargetBackend(TargetKind::VulkanStorage16, backend);
 }
