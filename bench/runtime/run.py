@@ -134,6 +134,9 @@ def main():
                                       "--backend=" + backend,
                                       "--input=" + ",".join(f32_inputs),
                                       "--cast-inputs",
+                                      # Precisions compared on one thread
+                                      # (bench/threads compares threads).
+                                      "--threads=1",
                                       "--repeat=%d" % args.repeat,
                                       "--compare=" + reference,
                                       "--rtol=0", "--atol=1e30"])
