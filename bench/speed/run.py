@@ -12,7 +12,7 @@ the same input, min of R calls after a warm-up. ONNX Runtime is optional:
 without it (scripts/setup-reference.sh installs it) its column is empty.
 
     /usr/bin/python3 bench/speed/run.py [--models digits|all|NAME,...]
-        [--threads 1,2] [--repeat 5] [--markdown docs/Performance.md]
+        [--threads 1,2] [--repeat 5] [--markdown docs/Performance.md] [--keep DIR]
 
 With --markdown, the table replaces the block between the `speed-benchmark`
 markers of that file (appended when absent).
@@ -68,6 +68,8 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--markdown")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="write the programs and inputs to DIR and keep them")
     args = ap.parse_args()
     models = accuracy.all_models()
     if args.models == "digits":
@@ -85,7 +87,11 @@ def main():
     import amp.onnx
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="amp-speed-") as work:
+    with tempfile.TemporaryDirectory(prefix="amp-speed-") as scratch:
+        work = scratch
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            work = args.keep
         for model in models:
             onnx_path = model.onnx()
             f32 = os.path.join(work, model.name + ".f32.mlir")

@@ -58,6 +58,8 @@ approximateMath(std::initializer_list<const char *> functions) {
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
   buildAmpFuseKernelsPipeline(pm);
+  // Weights in the order the contraction kernels read them.
+  pm.nest<func::FuncOp>().addPass(amp::createPackWeights());
   bufferize(pm);
   // With threads: large ops in one slice per thread (scf.forall), each
   // vectorized below as the whole op would be.
@@ -69,6 +71,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
     pm.nest<func::FuncOp>().addPass(
         amp::createDistributeForThreads(distribute));
   }
+  // Contractions, convolutions and pools as register-tiled vector kernels.
+  pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions());
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Executable.h"
+#include "amp/Runner/BufferPool.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/DenseSet.h"
@@ -32,7 +33,13 @@ static constexpr uintptr_t kGlobalAllocatedPointer = 0xdeadbeef;
 
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::create(ModuleOp module, EntrySignature signature,
-                   const ExecutableOptions &options) {
+                   const ExecutableOptions &requested) {
+  // Without a device runtime's memory, buffers come from amp's pool.
+  ExecutableOptions options = requested;
+  if (!options.alloc || !options.free) {
+    options.alloc = poolAllocate;
+    options.free = poolRelease;
+  }
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();

@@ -17,6 +17,13 @@
 // RUN: amp-run %s --entry=accumulate --seed=4 --save-inputs=%t/in > /dev/null
 // RUN: %python -c "import numpy as np; a, b = (np.load('%t/in/arg%%d.npy' %% k) for k in (0, 1)); np.save('%t/expected.npy', (a + b) + b)"
 // RUN: amp-run %s --entry=accumulate --seed=4 --repeat=3 --compare=%t/expected.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=SAME
+//
+// The calls reuse the buffers of the ones before (amp's buffer pool keeps
+// freed blocks, up to AMP_BUFFER_POOL_MIB): a reused buffer holds the last
+// call's values, which must not leak into the next. With the pool off
+// (0 MiB), the same result.
+// RUN: env AMP_BUFFER_POOL_MIB=0 amp-run %s --entry=accumulate --seed=4 --repeat=3 --compare=%t/expected.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=SAME
+// RUN: env AMP_BUFFER_POOL_MIB=64 amp-run %s --entry=accumulate --seed=4 --repeat=5 --compare=%t/expected.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=SAME
 
 func.func @accumulate(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %0 = linalg.add ins(%a, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%a : tensor<16x16xf32>) -> tensor<16x16xf32>

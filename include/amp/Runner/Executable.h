@@ -31,8 +31,8 @@ struct ExecutableOptions {
   llvm::SmallVector<std::string> sharedLibraries;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
-  /// Memory for inputs and for the program's malloc/free; the C library's
-  /// when null.
+  /// Memory for inputs and for the program's malloc/free; amp's buffer pool
+  /// (BufferPool.h) when null.
   void *(*alloc)(uint64_t) = nullptr;
   void (*free)(void *) = nullptr;
   /// Host functions the program calls by name (amp-run's probes).

@@ -10,6 +10,124 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PackWeights : Pass<"amp-pack-weights"> {
+  let summary = "Transpose constant operands of reductions so that kernels "
+                "read them as vectors";
+  let description = [{
+    The kernels of amp-vectorize-contractions read an input as vectors
+    along the output's innermost dimension only when that dimension is the
+    input's innermost index too. Weights are usually constants stored the
+    other way round: an ONNX or TOSA convolution's filter is `(f, kh, kw,
+    c)` with `f` the output's innermost (channel) dimension, a linear
+    layer's weight `(n, k)`. This pass runs on tensors, before
+    bufferization: for each `linalg.generic` that reduces, has one output
+    whose indexing map is a projected permutation, and an input defined by
+    a dense constant (`dense` or `dense_resource`, not a splat) that
+    indexes the output's innermost dimension other than innermost, it
+    transposes the constant at compile time so that this dimension becomes
+    its innermost (the other dimensions keep their order) and rewrites the
+    input's indexing map to match. The constant keeps its element type: a
+    weight converted to f16 or bf16 is packed in f16 or bf16.
+
+    Before:
+    ```mlir
+    %w = arith.constant dense<...> : tensor<32x3x3x16xf32>
+    linalg.generic {indexing_maps = [(n, h, w, f, kh, kw, c) -> (n, h + kh, w + kw, c),
+                                     (n, h, w, f, kh, kw, c) -> (f, kh, kw, c),
+                                     (n, h, w, f, kh, kw, c) -> (n, h, w, f)], ...}
+        ins(%x, %w : ...) outs(%y : tensor<450x8x8x32xf32>)
+    ```
+    After:
+    ```mlir
+    %w = arith.constant dense<...> : tensor<3x3x16x32xf32>
+    linalg.generic {indexing_maps = [(n, h, w, f, kh, kw, c) -> (n, h + kh, w + kw, c),
+                                     (n, h, w, f, kh, kw, c) -> (kh, kw, c, f),
+                                     (n, h, w, f, kh, kw, c) -> (n, h, w, f)], ...}
+        ins(%x, %w : ...) outs(%y : tensor<450x8x8x32xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
+  let summary = "Register-tiled vector kernels for contractions, "
+                "convolutions and pools on buffers";
+  let description = [{
+    Replaces each linalg op on buffers that reduces (a matmul, a
+    convolution, a pool, a sum along an outer dimension) with loops around a
+    register tile: `rows` output vectors of up to `lanes` elements, along
+    the output's innermost dimension (the *vector dimension*) and one other
+    output dimension (the *row dimension*). The tile's accumulators are
+    loaded once, carried through the reduction loops in registers, and
+    stored once; each reduction step reads every input once per tile -- a
+    vector when the input indexes the vector dimension, otherwise a scalar
+    that is broadcast -- unless the input indexes the row dimension (then
+    once per row), and applies the op's body to whole vectors. The body's
+    casts stay where they are: an f16 or bf16 operand is loaded in its type
+    and widened in registers. A product that only an addition uses becomes a
+    `vector.fma`. The reductions run in the op's order, so each output
+    element sums its terms in the same order as the op's loops would.
+
+    The row dimension is chosen so that the rows share the vector reads (for
+    a matmul `C[i, j] += A[i, k] * B[k, j]` with `j` as the vector
+    dimension, the rows are `i`: one vector of `B` per step, one scalar of
+    `A` per row); its tile is the largest divisor of its range within
+    `rows`. A vector dimension whose range `lanes` does not divide ends in
+    one shorter vector.
+
+    Ops are taken when they have static loop ranges, one output indexed by
+    parallel dimensions only, at least one reduction, inputs that index the
+    vector dimension (if at all) only as their innermost index, no `i1`
+    buffers, and a body of scalar elementwise ops without `linalg.index`.
+    Others are left to amp-vectorize-for-cpu.
+
+    Before (`lanes=16 rows=4`):
+    ```mlir
+    linalg.generic {indexing_maps = [(i, j, k) -> (i, k), (i, j, k) -> (k, j),
+                                     (i, j, k) -> (i, j)],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %b : memref<8x64xf32>, memref<64x32xf32>)
+        outs(%c : memref<8x32xf32>) {
+      ^bb0(%x: f32, %y: f32, %acc: f32):
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        linalg.yield %s : f32
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c4 {
+      scf.for %j = %c0 to %c32 step %c16 {
+        %c_0 = vector.transfer_read %c[%i, %j] ... : vector<16xf32>
+        ... (rows 1 to 3)
+        %r:4 = scf.for %k = %c0 to %c64 step %c1
+            iter_args(%acc0 = %c_0, ...) -> (vector<16xf32>, ...) {
+          %bk = vector.transfer_read %b[%k, %j] ... : vector<16xf32>
+          %a0 = memref.load %a[%i, %k] : memref<8x64xf32>
+          %a0v = vector.broadcast %a0 : f32 to vector<16xf32>
+          %s0 = vector.fma %a0v, %bk, %acc0 : vector<16xf32>
+          ... (rows 1 to 3)
+          scf.yield %s0, %s1, %s2, %s3 : ...
+        }
+        vector.transfer_write %r#0, %c[%i, %j] ... : vector<16xf32>, ...
+        ... (rows 1 to 3)
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "Elements of each vector (whatever their type)">,
+    Option<"rows", "rows", "int64_t", /*default=*/"8",
+           "The most output vectors of a tile along the row dimension">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
   let summary = "Tile linalg ops on buffers to vector-sized tiles and "
                 "vectorize them";

@@ -1,0 +1,397 @@
+//===- VectorizeContractions.cpp - Register-tiled contraction kernels -----===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/CPU/VectorizeContractions.h"
+#include "amp/Backend/CPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_VECTORIZECONTRACTIONS
+#include "amp/Backend/CPU/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+/// The largest divisor of `range` that is at most `limit`.
+static int64_t largestDivisor(int64_t range, int64_t limit) {
+  for (int64_t d = std::min(range, limit); d > 1; --d)
+    if (range % d == 0)
+      return d;
+  return 1;
+}
+
+/// Element types a kernel loads and stores as vectors (a vector of i1 is
+/// packed bits, a memref of i1 one byte per element).
+static bool isVectorMemoryType(Type type) {
+  return isa<FloatType>(type) ||
+         (isa<IntegerType>(type) && !type.isInteger(1));
+}
+
+/// Whether every op of `body` but its terminator is a scalar constant or a
+/// pure scalar elementwise op without regions, on integers and floats.
+static bool isScalarElementwiseBody(Block &body) {
+  auto scalar = [](Type type) { return isa<FloatType, IntegerType>(type); };
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<arith::ConstantOp>(op) &&
+        (!op.hasTrait<OpTrait::Elementwise>() || !isPure(&op) ||
+         op.getNumRegions() != 0))
+      return false;
+    if (!llvm::all_of(op.getOperandTypes(), scalar) ||
+        !llvm::all_of(op.getResultTypes(), scalar))
+      return false;
+  }
+  return body.getTerminator()->getNumOperands() == 1;
+}
+
+std::optional<amp::ContractionTile>
+amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
+                           int64_t maxRows) {
+  if (lanes < 1 || maxRows < 1 || !op.hasPureBufferSemantics() ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t range) {
+        return ShapedType::isDynamic(range) || range == 0;
+      }))
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !isVectorMemoryType(type.getElementType()))
+      return std::nullopt;
+  }
+  if (!isScalarElementwiseBody(*op.getBlock()))
+    return std::nullopt;
+
+  // The output: every index a parallel dimension, the innermost one the
+  // vector dimension.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
+    return std::nullopt;
+  for (AffineExpr index : outMap.getResults())
+    if (iterators[cast<AffineDimExpr>(index).getPosition()] !=
+        utils::IteratorType::parallel)
+      return std::nullopt;
+  unsigned vectorDim =
+      cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+
+  // Inputs read vectors only along their innermost index.
+  SmallVector<AffineMap> inputMaps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (auto [position, index] : llvm::enumerate(map.getResults()))
+      if (index.isFunctionOfDim(vectorDim) &&
+          (position + 1 != map.getNumResults() || !isa<AffineDimExpr>(index)))
+        return std::nullopt;
+    inputMaps.push_back(map);
+  }
+
+  // The row dimension: the rows of a tile share the reads of the inputs that
+  // do not index it, best the vector ones; then the most rows, ties to the
+  // inner dimension.
+  ContractionTile tile{vectorDim, std::min(lanes, ranges[vectorDim]),
+                       std::nullopt, 1};
+  bool sharesVectors = false;
+  for (AffineExpr index : outMap.getResults().drop_back()) {
+    unsigned dim = cast<AffineDimExpr>(index).getPosition();
+    int64_t rows = largestDivisor(ranges[dim], maxRows);
+    if (rows < 2)
+      continue;
+    bool shares = llvm::any_of(inputMaps, [&](AffineMap map) {
+      return map.isFunctionOfDim(vectorDim) && !map.isFunctionOfDim(dim);
+    });
+    if (tile.rowDim && (sharesVectors && !shares))
+      continue;
+    if (tile.rowDim && shares == sharesVectors && rows < tile.rows)
+      continue;
+    tile.rowDim = dim;
+    tile.rows = rows;
+    sharesVectors = shares;
+  }
+  return tile;
+}
+
+namespace {
+/// Emits the loops and the register tile of one contraction.
+class KernelEmitter {
+public:
+  KernelEmitter(RewriterBase &rewriter, linalg::LinalgOp op,
+                amp::ContractionTile tile)
+      : b(rewriter), op(op), tile(tile), loc(op.getLoc()),
+        ranges(op.getStaticLoopRanges()) {}
+
+  void emit() {
+    dims.assign(ranges.size(), constant(0));
+    SmallVector<unsigned> outer, reductions;
+    for (auto [dim, iterator] :
+         llvm::enumerate(op.getIteratorTypesArray())) {
+      if (iterator == utils::IteratorType::reduction)
+        reductions.push_back(dim);
+      else if (dim != tile.vectorDim && dim != tile.rowDim)
+        outer.push_back(dim);
+    }
+    if (tile.rowDim)
+      outer.push_back(*tile.rowDim);
+    reductionDims = reductions;
+    emitLoops(outer, [&] {
+      // Full vectors, then one shorter vector for what remains.
+      int64_t range = ranges[tile.vectorDim];
+      int64_t full = range - range % tile.lanes;
+      if (full > 0)
+        emitLoop(tile.vectorDim, 0, full, tile.lanes,
+                 [&] { emitTile(tile.lanes); });
+      if (full < range) {
+        dims[tile.vectorDim] = constant(full);
+        emitTile(range - full);
+      }
+    });
+  }
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// A loop over `dim` from `lower` to `upper` by `step` around `body`, or
+  /// just `body` with the dimension at `lower` for a single iteration.
+  void emitLoop(unsigned dim, int64_t lower, int64_t upper, int64_t step,
+                function_ref<void()> body) {
+    if (upper - lower <= step) {
+      dims[dim] = constant(lower);
+      body();
+      return;
+    }
+    auto loop = scf::ForOp::create(b, loc, constant(lower), constant(upper),
+                                   constant(step));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    dims[dim] = loop.getInductionVar();
+    body();
+  }
+
+  /// Nested loops over the parallel dimensions `loopDims` (the row
+  /// dimension by `rows`), `body` innermost.
+  void emitLoops(ArrayRef<unsigned> loopDims, function_ref<void()> body) {
+    if (loopDims.empty())
+      return body();
+    unsigned dim = loopDims.front();
+    emitLoop(dim, 0, ranges[dim], dim == tile.rowDim ? tile.rows : 1,
+             [&] { emitLoops(loopDims.drop_front(), body); });
+  }
+
+  /// The indices `map` gives for the tile's row `row`.
+  SmallVector<Value> indices(AffineMap map, int64_t row) {
+    SmallVector<OpFoldResult> operands(dims.begin(), dims.end());
+    SmallVector<Value> result;
+    for (AffineExpr index : map.getResults()) {
+      if (tile.rowDim && row != 0)
+        index = index.replace(b.getAffineDimExpr(*tile.rowDim),
+                              b.getAffineDimExpr(*tile.rowDim) + row);
+      OpFoldResult folded = affine::makeComposedFoldedAffineApply(
+          b, loc, AffineMap::get(map.getNumDims(), 0, index), operands);
+      result.push_back(getValueOrCreateConstantIndexOp(b, loc, folded));
+    }
+    return result;
+  }
+
+  Value readVector(Value buffer, ArrayRef<Value> at, int64_t width) {
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    Value padding =
+        arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
+    return vector::TransferReadOp::create(
+        b, loc, VectorType::get({width}, element), buffer, at, padding,
+        ArrayRef<bool>{true});
+  }
+
+  /// The tile at the current dimensions, `width` lanes wide.
+  void emitTile(int64_t width) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    SmallVector<Value> accumulators;
+    for (int64_t row = 0; row < tile.rows; ++row)
+      accumulators.push_back(
+          readVector(init->get(), indices(outMap, row), width));
+    SmallVector<Value> results =
+        emitReductions(reductionDims, accumulators, width);
+    for (int64_t row = 0; row < tile.rows; ++row)
+      vector::TransferWriteOp::create(b, loc, results[row], init->get(),
+                                      indices(outMap, row),
+                                      ArrayRef<bool>{true});
+  }
+
+  /// Loops over the reduction dimensions `loopDims` that carry the
+  /// accumulators; their results.
+  SmallVector<Value> emitReductions(ArrayRef<unsigned> loopDims,
+                                    ValueRange accumulators, int64_t width) {
+    if (loopDims.empty())
+      return emitStep(accumulators, width);
+    unsigned dim = loopDims.front();
+    if (ranges[dim] == 1) {
+      dims[dim] = constant(0);
+      return emitReductions(loopDims.drop_front(), accumulators, width);
+    }
+    auto loop = scf::ForOp::create(b, loc, constant(0), constant(ranges[dim]),
+                                   constant(1), accumulators);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      dims[dim] = loop.getInductionVar();
+      SmallVector<Value> next = emitReductions(
+          loopDims.drop_front(), loop.getRegionIterArgs(), width);
+      scf::YieldOp::create(b, loc, next);
+    }
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// One step of the reduction: the inputs read, the body applied to each
+  /// row's accumulator.
+  SmallVector<Value> emitStep(ValueRange accumulators, int64_t width) {
+    Block &body = *op.getBlock();
+    SmallVector<SmallVector<Value>> inputs;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      SmallVector<Value> &values = inputs.emplace_back();
+      if (body.getArgument(input->getOperandNumber()).use_empty())
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(input);
+      bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);
+      bool isVector = map.isFunctionOfDim(tile.vectorDim);
+      for (int64_t row = 0, e = perRow ? tile.rows : 1; row < e; ++row) {
+        SmallVector<Value> at = indices(map, row);
+        values.push_back(isVector ? readVector(input->get(), at, width)
+                                  : memref::LoadOp::create(b, loc, input->get(), at)
+                                        .getResult());
+      }
+    }
+    SmallVector<Value> results;
+    for (int64_t row = 0; row < tile.rows; ++row) {
+      IRMapping mapping;
+      for (auto [i, values] : llvm::enumerate(inputs))
+        if (!values.empty())
+          mapping.map(body.getArgument(i),
+                      values[values.size() == 1 ? 0 : row]);
+      mapping.map(body.getArguments().back(), accumulators[row]);
+      results.push_back(applyBody(body, mapping, width));
+    }
+    return results;
+  }
+
+  /// `body` on vectors of `width` lanes: scalars (inputs that do not index
+  /// the vector dimension, values from above) are broadcast; a product that
+  /// only an addition uses becomes a fused multiply-add.
+  Value applyBody(Block &body, IRMapping &mapping, int64_t width) {
+    auto vectorOf = [&](Value value) -> Value {
+      Value mapped = mapping.lookupOrDefault(value);
+      if (isa<VectorType>(mapped.getType()))
+        return mapped;
+      Value splat = vector::BroadcastOp::create(
+          b, loc, VectorType::get({width}, mapped.getType()), mapped);
+      mapping.map(value, splat);
+      return splat;
+    };
+    auto fusedProduct = [&](Value addend) -> arith::MulFOp {
+      auto mul = addend.getDefiningOp<arith::MulFOp>();
+      if (!mul || mul->getBlock() != &body || !mul->hasOneUse())
+        return nullptr;
+      return mul;
+    };
+    // Each addition's product (its right operand's, else its left's).
+    DenseMap<Operation *, std::pair<arith::MulFOp, Value>> fused;
+    DenseSet<Operation *> fusedProducts;
+    for (auto add : body.getOps<arith::AddFOp>()) {
+      if (arith::MulFOp mul = fusedProduct(add.getRhs()))
+        fused[add] = {mul, add.getLhs()};
+      else if (arith::MulFOp mul = fusedProduct(add.getLhs()))
+        fused[add] = {mul, add.getRhs()};
+      else
+        continue;
+      fusedProducts.insert(fused[add].first);
+    }
+    for (Operation &inner : body.without_terminator()) {
+      if (fusedProducts.contains(&inner))
+        continue;
+      if (auto it = fused.find(&inner); it != fused.end()) {
+        auto [mul, other] = it->second;
+        Value lhs = vectorOf(mul.getLhs()), rhs = vectorOf(mul.getRhs());
+        mapping.map(inner.getResult(0),
+                    vector::FMAOp::create(b, loc, lhs, rhs, vectorOf(other)));
+        continue;
+      }
+      if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
+        auto type = VectorType::get({width}, c.getType());
+        mapping.map(c.getResult(),
+                    arith::ConstantOp::create(
+                        b, loc, type, DenseElementsAttr::get(type, c.getValue())));
+        continue;
+      }
+      IRMapping operands;
+      for (Value operand : inner.getOperands())
+        operands.map(operand, vectorOf(operand));
+      Operation *vectorized = b.clone(inner, operands);
+      for (OpResult result : vectorized->getResults())
+        result.setType(VectorType::get({width}, result.getType()));
+      mapping.map(inner.getResults(), vectorized->getResults());
+    }
+    return vectorOf(body.getTerminator()->getOperand(0));
+  }
+
+  RewriterBase &b;
+  linalg::LinalgOp op;
+  amp::ContractionTile tile;
+  Location loc;
+  SmallVector<int64_t> ranges;
+  SmallVector<unsigned> reductionDims;
+  /// The index each loop dimension is at where code is emitted.
+  SmallVector<Value> dims;
+};
+} // namespace
+
+LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
+                                        linalg::LinalgOp op, int64_t lanes,
+                                        int64_t maxRows) {
+  std::optional<ContractionTile> tile =
+      chooseContractionTile(op, lanes, maxRows);
+  if (!tile)
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  KernelEmitter(rewriter, op, *tile).emit();
+  rewriter.eraseOp(op);
+  return success();
+}
+
+namespace {
+struct VectorizeContractions
+    : amp::impl::VectorizeContractionsBase<VectorizeContractions> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (lanes < 1 || lanes > 1024 || rows < 1 || rows > 64) {
+      getOperation()->emitError("amp-vectorize-contractions: lanes must be "
+                                "in [1, 1024] and rows in [1, 64], got ")
+          << static_cast<int64_t>(lanes) << " and "
+          << static_cast<int64_t>(rows);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      (void)amp::vectorizeContraction(rewriter, op, lanes, rows);
+  }
+};
+} // namespace

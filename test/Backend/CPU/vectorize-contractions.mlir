@@ -1,0 +1,106 @@
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file | FileCheck %s
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{rows=0}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: amp-vectorize-contractions: lanes must be in [1, 1024] and rows in [1, 64], got 16 and 0
+
+// A matmul: tiles of 4 rows (i) by 16 lanes (j); the accumulators are
+// loaded once, carried through the k loop, and stored once; each k step
+// reads one vector of B and one scalar of A per row.
+// CHECK-LABEL: func.func @matmul
+// CHECK:      scf.for %[[I:.+]] = %c0 to %c8 step %c4 {
+// CHECK:        scf.for %[[J:.+]] = %c0 to %c32 step %c16 {
+// CHECK-COUNT-4:  vector.transfer_read %arg2[{{.+}}, %[[J]]]{{.*}} : memref<8x40xf32>, vector<16xf32>
+// CHECK:          %[[R:.+]]:4 = scf.for %[[K:.+]] = %c0 to %c64 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK-COUNT-4:    memref.load %arg0[{{.+}}, %[[K]]] : memref<8x64xf32>
+// CHECK:            vector.transfer_read %arg1[%[[K]], %[[J]]]{{.*}} : memref<64x40xf32>, vector<16xf32>
+// CHECK-NOT:        vector.transfer_read
+// CHECK-COUNT-4:    vector.fma {{.*}} : vector<16xf32>
+// CHECK:            scf.yield
+// CHECK-COUNT-4:  vector.transfer_write %[[R]]#{{[0-3]}}, %arg2[{{.+}}, %[[J]]]
+// The last 8 columns: one shorter vector.
+// CHECK:        scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-COUNT-4:  vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT:  linalg.
+func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x40xf32>, %c: memref<8x40xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x40xf32>) outs(%c : memref<8x40xf32>)
+  return
+}
+
+// -----
+
+// Converted operands are read in their type and widened in registers.
+// CHECK-LABEL: func.func @matmul_f16
+// CHECK: scf.for {{.+}} -> (vector<16xf32>, vector<16xf32>) {
+// CHECK:   memref.load %arg0{{.+}} : memref<2x8xf16>
+// CHECK:   vector.transfer_read %arg1{{.+}} : memref<8x16xf16>, vector<16xf16>
+// CHECK:   arith.extf {{.+}} : vector<16xf16> to vector<16xf32>
+// CHECK:   vector.fma {{.*}} : vector<16xf32>
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul_f16(%a: memref<2x8xf16>, %b: memref<8x16xf16>, %c: memref<2x16xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x8xf16>, memref<8x16xf16>) outs(%c : memref<2x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A sum over rows (the vector dimension is not reduced): a vector add,
+// no fused multiply-add.
+// CHECK-LABEL: func.func @column_sums
+// CHECK: scf.for {{.+}} -> (vector<16xf32>)
+// CHECK:   arith.addf {{.+}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+func.func @column_sums(%x: memref<100x16xf32>, %y: memref<16xf32>) {
+  linalg.reduce ins(%x : memref<100x16xf32>) outs(%y : memref<16xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// Left to amp-vectorize-for-cpu: an input that indexes the vector
+// dimension other than innermost (B transposed, not a constant that
+// amp-pack-weights could have packed), a reduction along the output's
+// innermost dimension, elementwise ops, and tensors.
+// CHECK-LABEL: func.func @unchanged
+// CHECK-COUNT-3: linalg.generic
+// CHECK: linalg.matmul
+#nk = affine_map<(m, n, k) -> (n, k)>
+func.func @unchanged(%a: memref<4x8xf32>, %bt: memref<16x8xf32>, %c: memref<4x16xf32>,
+                     %rows: memref<4xf32>, %t: tensor<4x8xf32>, %u: tensor<8x16xf32>, %v: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, #nk, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %bt : memref<4x8xf32>, memref<16x8xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x8xf32>) outs(%rows : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %r = linalg.matmul ins(%t, %u : tensor<4x8xf32>, tensor<8x16xf32>) outs(%v : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}

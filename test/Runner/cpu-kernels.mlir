@@ -1,0 +1,109 @@
+// amp-lower-to-llvm runs contractions, convolutions and pools as
+// register-tiled vector kernels (amp-vectorize-contractions, after
+// amp-pack-weights has put constant filters in the order the kernels read).
+// Each op here has a shape that exercises one part of them -- a vector
+// dimension that 16 lanes do not divide (a full and a short vector), a
+// row dimension whose range has no divisor in [2, 8], strides and
+// dilations, a packed constant filter, a depthwise convolution, a max pool
+// -- and amp-run's results must match numpy's (in f64) within f32
+// rounding: the kernels sum in the ops' order with fused multiply-adds, so
+// each element is off by at most about K u |a||b| (u = 2^-24, K <= 45
+// terms of magnitude <= 1): atol = 2e-5. The pool selects, so it is exact.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// DEFINE: %{check} = %python %S/Inputs/kernels_reference.py
+// RUN: amp-run %s --entry=conv --seed=1 --save-inputs=%t/conv --output=%t/conv.npy
+// RUN: %{check} conv %t/conv %t/conv-ref.npy
+// RUN: amp-run %s --entry=conv --input=%t/conv/arg0.npy,%t/conv/arg1.npy --compare=%t/conv-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=conv_const --seed=2 --save-inputs=%t/conv_const --output=%t/conv_const.npy
+// RUN: %{check} conv_const %t/conv_const %t/conv_const-ref.npy
+// RUN: amp-run %s --entry=conv_const --input=%t/conv_const/arg0.npy --compare=%t/conv_const-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=depthwise --seed=3 --save-inputs=%t/depthwise --output=%t/depthwise.npy
+// RUN: %{check} depthwise %t/depthwise %t/depthwise-ref.npy
+// RUN: amp-run %s --entry=depthwise --input=%t/depthwise/arg0.npy,%t/depthwise/arg1.npy --compare=%t/depthwise-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=matmul --seed=4 --save-inputs=%t/matmul --output=%t/matmul.npy
+// RUN: %{check} matmul %t/matmul %t/matmul-ref.npy
+// RUN: amp-run %s --entry=matmul --input=%t/matmul/arg0.npy,%t/matmul/arg1.npy --compare=%t/matmul-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=pool --seed=5 --save-inputs=%t/pool --output=%t/pool.npy
+// RUN: %{check} pool %t/pool %t/pool-ref.npy
+// RUN: amp-run %s --entry=pool --input=%t/pool/arg0.npy --compare=%t/pool-ref.npy --rtol=0 --atol=0 | FileCheck %s
+//
+// The same with two threads (each thread runs the kernels on its slice).
+// RUN: amp-run %s --entry=conv --threads=2 --input=%t/conv/arg0.npy,%t/conv/arg1.npy --compare=%t/conv-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+//
+// CHECK: compare result 0 {{.*}} OK
+//
+// The kernels replaced every reduction (no linalg op reaches the loops
+// that convert-linalg-to-loops would make) and use fused multiply-adds.
+// RUN: amp-opt %s -p 'builtin.module(amp-fuse-kernels,func.func(amp-pack-weights),one-shot-bufferize{bufferize-function-boundaries},func.func(amp-vectorize-contractions))' | FileCheck %s --check-prefix=IR
+// IR-LABEL: func.func @conv(
+// IR-NOT: linalg.generic {{.*}}reduction
+// IR: vector.fma {{.*}} : vector<16xf32>
+// IR: vector.fma {{.*}} : vector<4xf32>
+// IR-LABEL: func.func @conv_const(
+// IR: memref.get_global {{.*}} : memref<3x3x3x4xf32>
+// IR-NOT: linalg.generic {{.*}}reduction
+// IR: vector.fma {{.*}} : vector<4xf32>
+// IR-LABEL: func.func @depthwise(
+// IR-NOT: linalg.generic {{.*}}reduction
+// IR: vector.fma {{.*}} : vector<16xf32>
+// IR-LABEL: func.func @matmul(
+// IR-NOT: linalg.generic {{.*}}reduction
+// IR: vector.fma {{.*}} : vector<16xf32>
+// IR: vector.fma {{.*}} : vector<3xf32>
+// IR-LABEL: func.func @pool(
+// IR-NOT: linalg.generic {{.*}}reduction
+// IR: arith.maximumf {{.*}} : vector<7xf32>
+
+// Stride 2; 20 output channels: a vector of 16 and one of 4; rows along
+// the output width (5).
+func.func @conv(%x: tensor<2x9x11x5xf32>, %w: tensor<3x3x5x20xf32>) -> tensor<2x4x5x20xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x5x20xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<2x4x5x20xf32>) -> tensor<2x4x5x20xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<2x9x11x5xf32>, tensor<3x3x5x20xf32>) outs(%c : tensor<2x4x5x20xf32>) -> tensor<2x4x5x20xf32>
+  return %r : tensor<2x4x5x20xf32>
+}
+
+// A constant filter in (f, kh, kw, c) order: packed to (kh, kw, c, f).
+// w[f, i, j, c] = ((7f + 5i + 3j + c) mod 11 - 5) / 8.
+func.func @conv_const(%x: tensor<1x6x7x3xf32>) -> tensor<1x4x5x4xf32> {
+  %w = arith.constant dense<[[[[-0.625, -0.5 , -0.375], [-0.25 , -0.125, 0. ], [0.125, 0.25 , 0.375]], [[0. , 0.125, 0.25 ], [0.375, 0.5 , 0.625], [-0.625, -0.5 , -0.375]], [[0.625, -0.625, -0.5 ], [-0.375, -0.25 , -0.125], [0. , 0.125, 0.25 ]]], [[[0.25 , 0.375, 0.5 ], [0.625, -0.625, -0.5 ], [-0.375, -0.25 , -0.125]], [[-0.5 , -0.375, -0.25 ], [-0.125, 0. , 0.125], [0.25 , 0.375, 0.5 ]], [[0.125, 0.25 , 0.375], [0.5 , 0.625, -0.625], [-0.5 , -0.375, -0.25 ]]], [[[-0.25 , -0.125, 0. ], [0.125, 0.25 , 0.375], [0.5 , 0.625, -0.625]], [[0.375, 0.5 , 0.625], [-0.625, -0.5 , -0.375], [-0.25 , -0.125, 0. ]], [[-0.375, -0.25 , -0.125], [0. , 0.125, 0.25 ], [0.375, 0.5 , 0.625]]], [[[0.625, -0.625, -0.5 ], [-0.375, -0.25 , -0.125], [0. , 0.125, 0.25 ]], [[-0.125, 0. , 0.125], [0.25 , 0.375, 0.5 ], [0.625, -0.625, -0.5 ]], [[0.5 , 0.625, -0.625], [-0.5 , -0.375, -0.25 ], [-0.125, 0. , 0.125]]]]> : tensor<4x3x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x5x4xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x5x4xf32>) -> tensor<1x4x5x4xf32>
+  %r = linalg.conv_2d_nhwc_fhwc {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x6x7x3xf32>, tensor<4x3x3x3xf32>) outs(%c : tensor<1x4x5x4xf32>) -> tensor<1x4x5x4xf32>
+  return %r : tensor<1x4x5x4xf32>
+}
+
+// Dilation 2: each channel its own vector lane, no sum across channels.
+func.func @depthwise(%x: tensor<1x8x8x24xf32>, %w: tensor<3x3x24xf32>) -> tensor<1x4x4x24xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x24xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x8x8x24xf32>, tensor<3x3x24xf32>) outs(%c : tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
+  return %r : tensor<1x4x4x24xf32>
+}
+
+// 13 rows (prime: a tile of one row), 19 columns (16 + 3).
+func.func @matmul(%a: tensor<13x37xf32>, %b: tensor<37x19xf32>) -> tensor<13x19xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<13x19xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<13x19xf32>) -> tensor<13x19xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<13x37xf32>, tensor<37x19xf32>) outs(%c : tensor<13x19xf32>) -> tensor<13x19xf32>
+  return %r : tensor<13x19xf32>
+}
+
+// 3x3 windows, stride 2, 7 channels.
+func.func @pool(%x: tensor<1x9x9x7xf32>) -> tensor<1x4x4x7xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x4x7xf32>
+  %c = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x4x4x7xf32>) -> tensor<1x4x4x7xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nhwc_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+    ins(%x, %k : tensor<1x9x9x7xf32>, tensor<3x3xf32>) outs(%c : tensor<1x4x4x7xf32>) -> tensor<1x4x4x7xf32>
+  return %r : tensor<1x4x4x7xf32>
+}
