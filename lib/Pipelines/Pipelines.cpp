@@ -58,8 +58,17 @@ approximateMath(std::initializer_list<const char *> functions) {
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
   buildAmpFuseKernelsPipeline(pm);
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  // Without unit dimensions (a depthwise convolution's channel multiplier
+  // of 1, the 1x1 window of a pointwise one), an op's innermost dimension
+  // is one the kernels can vectorize, and the layout changes around
+  // convolutions fuse with the elementwise ops next to them.
+  func.addPass(createLinalgFoldUnitExtentDimsPass());
+  func.addPass(amp::createFuseElementwise());
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
   // Weights in the order the contraction kernels read them.
-  pm.nest<func::FuncOp>().addPass(amp::createPackWeights());
+  func.addPass(amp::createPackWeights());
   bufferize(pm);
   // With threads: large ops in one slice per thread (scf.forall), each
   // vectorized below as the whole op would be.

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -155,9 +156,24 @@ struct VectorizeForCPU : amp::impl::VectorizeForCPUBase<VectorizeForCPU> {
           << static_cast<int64_t>(vectorSize);
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
+    // Copies between strided views (a padded convolution input's interior)
+    // would call the runtime's element-by-element memrefCopy: as
+    // linalg.copy they become vector loops like any other op. Contiguous
+    // copies stay memref.copy (a memcpy).
+    getOperation()->walk([&](memref::CopyOp copy) {
+      auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+      auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+      if (!source || !target ||
+          (memref::isStaticShapeAndContiguousRowMajor(source) &&
+           memref::isStaticShapeAndContiguousRowMajor(target)))
+        return;
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    });
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
       (void)amp::vectorizeForCPU(rewriter, op, vectorSize);
 
