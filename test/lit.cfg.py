@@ -102,3 +102,13 @@ if shutil.which("node") and os.path.isdir(os.path.join(
         config.amp_src_root, "tools", "onnx", "ort", "node_modules",
         "onnxruntime-node")):
     config.available_features.add("onnxruntime")
+
+# A CPU with the AVX512-BF16 dot product (amp-run then uses it for bf16
+# contractions).
+try:
+    with open("/proc/cpuinfo") as _cpuinfo:
+        _flags = _cpuinfo.read().split()
+    if "avx512_bf16" in _flags and "avx512vl" in _flags:
+        config.available_features.add("avx512bf16")
+except OSError:
+    pass

@@ -68,6 +68,9 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--markdown")
+    ap.add_argument("--target", default="cpu",
+                    help="mixed-precision's target= for the f16/bf16 programs "
+                         "(default: cpu, the host; empty: none)")
     ap.add_argument("--keep", metavar="DIR",
                     help="write the programs and inputs to DIR and keep them")
     args = ap.parse_args()
@@ -100,8 +103,10 @@ def main():
             programs = {"f32": f32}
             for low in ("f16", "bf16"):
                 programs[low] = os.path.join(work, "%s.%s.mlir" % (model.name, low))
-                check([amp_opt, f32, "-p", "builtin.module(mixed-precision{precision=%s})"
-                       % low, "-o", programs[low]])
+                check([amp_opt, f32, "-p",
+                       "builtin.module(mixed-precision{precision=%s%s})"
+                       % (low, " target=" + args.target if args.target else ""),
+                       "-o", programs[low]])
             (x,) = model.inputs()
             x = np.ascontiguousarray(x, dtype=np.float32)
             npy = os.path.join(work, model.name + ".npy")

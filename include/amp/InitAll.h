@@ -8,6 +8,7 @@
 #ifndef AMP_INITALL_H
 #define AMP_INITALL_H
 
+#include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/Backend/GPU/NVVMTarget.h"
 #include "amp/Backend/Passes.h"
 #include "amp/Backend/SPIRV/SPIRVTarget.h"
@@ -31,6 +32,7 @@ namespace amp {
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<AmpDialect>();
   registerAllExternalModels(registry);
+  registerCPUTargetModel(registry);
   registerSPIRVTargetModel(registry);
   registerNVVMTargetModel(registry);
   registerCastFoldingCanonicalization(registry);
@@ -39,6 +41,7 @@ inline void registerAllDialects(DialectRegistry &registry) {
 /// Every amp pass (the core's and the backends') and pipeline, and the
 /// targets their options name (`mixed-precision{target=vulkan}`).
 inline void registerAllPasses() {
+  registerCPUTargets();
   registerSPIRVTargets();
   registerNVVMTargets();
   registerAmpPasses();

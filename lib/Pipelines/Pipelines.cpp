@@ -68,7 +68,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
   // Weights in the order the contraction kernels read them.
-  func.addPass(amp::createPackWeights());
+  amp::PackWeightsOptions pack;
+  pack.bf16Pairs = options.bf16Dot;
+  func.addPass(amp::createPackWeights(pack));
   bufferize(pm);
   // With threads: large ops in one slice per thread (scf.forall), each
   // vectorized below as the whole op would be.
@@ -81,7 +83,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
         amp::createDistributeForThreads(distribute));
   }
   // Contractions, convolutions and pools as register-tiled vector kernels.
-  pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions());
+  amp::VectorizeContractionsOptions kernels;
+  kernels.bf16Dot = options.bf16Dot;
+  pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions(kernels));
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
@@ -115,7 +119,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.x86Vector = options.bf16Dot;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   // Math ops LLVM has no lowering for (math.erf from tosa.erf) become libm
   // calls; everything else was lowered above.

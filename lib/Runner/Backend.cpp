@@ -7,6 +7,9 @@
 
 #include "amp/Runner/Backend.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
 using namespace mlir::amp::runtime;
 
 static const BackendDescription kBackends[] = {
@@ -38,7 +41,19 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
   if (backend.backend == Backend::CUDA)
     pipeline +=
         "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
-  if (backend.backend == Backend::CPU && options.cpuThreads != 1)
-    pipeline += "{threads=" + std::to_string(options.cpuThreads) + "}";
+  if (backend.backend == Backend::CPU) {
+    std::string cpuOptions;
+    if (options.cpuThreads != 1)
+      cpuOptions += "threads=" + std::to_string(options.cpuThreads);
+    if (options.cpuBF16Dot)
+      cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("bf16-dot=true");
+    if (!cpuOptions.empty())
+      pipeline += "{" + cpuOptions + "}";
+  }
   return pipeline;
+}
+
+bool mlir::amp::runtime::hostHasBF16Dot() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512bf16") && features.lookup("avx512vl");
 }

@@ -18,6 +18,9 @@ using namespace mlir::amp;
 /// (spirv::getTargetEnvAttrName()); spelled here so that amp's core needs no
 /// SPIR-V header.
 static constexpr StringLiteral kSPIRVTargetEnvName = "spirv.target_env";
+/// The discardable attribute upstream's LLVM passes read a CPU target from
+/// (`#llvm.target<triple = ..., chip = ..., features = ...>`).
+static constexpr StringLiteral kLLVMTargetName = "llvm.target";
 
 bool mlir::amp::targetSupports(Attribute target, TargetOpKind kind,
                                FloatType type) {
@@ -34,6 +37,9 @@ Attribute mlir::amp::getEnclosingTarget(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp()) {
     if (Attribute env = p->getAttr(kSPIRVTargetEnvName))
       return env;
+    if (Attribute cpu = p->getAttr(kLLVMTargetName))
+      if (isa<AmpTargetAttrInterface>(cpu))
+        return cpu;
     if (auto gpuModule = dyn_cast<gpu::GPUModuleOp>(p))
       if (ArrayAttr targets = gpuModule.getTargetsAttr())
         for (Attribute t : targets)

@@ -79,8 +79,6 @@ void mlir::amp::registerTargetBackend(TargetKind kind,
 }
 
 const TargetBackend *mlir::amp::lookupTargetBackend(const TargetName &name) {
-  if (name.kind == TargetKind::CPU)
-    return nullptr;
   TargetBackends &backends = getTargetBackends();
   std::lock_guard<std::mutex> lock(backends.mutex);
   std::optional<TargetBackend> &backend =
@@ -92,7 +90,7 @@ const TargetBackend *mlir::amp::lookupTargetBackend(const TargetName &name) {
 StringRef mlir::amp::getTargetBackendDescription(TargetKind kind) {
   switch (kind) {
   case TargetKind::CPU:
-    return "the CPU backend";
+    return "the CPU backend (amp::registerCPUTargets)";
   case TargetKind::Vulkan:
   case TargetKind::VulkanStorage16:
     return "the SPIR-V backend (amp::registerSPIRVTargets)";
@@ -105,9 +103,10 @@ StringRef mlir::amp::getTargetBackendDescription(TargetKind kind) {
 FailureOr<Attribute> mlir::amp::buildTargetAttr(MLIRContext *context,
                                                 const TargetName &name,
                                                 Location loc) {
-  if (name.kind == TargetKind::CPU)
-    return Attribute();
   const TargetBackend *backend = lookupTargetBackend(name);
+  // Without the CPU backend, `cpu` is any target (everything supported).
+  if (!backend && name.kind == TargetKind::CPU)
+    return Attribute();
   if (!backend)
     return emitError(loc) << "target '" << name.spelling << "' needs "
                           << getTargetBackendDescription(name.kind)

@@ -121,6 +121,12 @@ static cl::opt<std::string> gpuFormat(
     cl::desc("CUDA backend: kernels as isa (PTX, compiled by the driver; the "
              "default), bin (cubin, needs ptxas) or fatbin"),
     cl::init("isa"), cl::cat(category));
+static cl::opt<bool> noBF16Dot(
+    "no-bf16-dot",
+    cl::desc("CPU backend: do not use the AVX512-BF16 dot product for bf16 "
+             "contractions even where the CPU has it"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
 static cl::list<std::string> inputDirs(
@@ -303,7 +309,8 @@ compile(ModuleOp module, const EntrySignature &signature,
   }
   std::string pipeline =
       getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
-                                          cpuThreads});
+                                          cpuThreads,
+                                          !noBF16Dot && hostHasBF16Dot()});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

@@ -31,6 +31,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "linalg ops are split into one slice per thread, run "
                      "through OpenMP (the program then needs libomp)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("Reduce bf16 products with the AVX512-BF16 dot product "
+                     "(vdpbf16ps): the code then needs a CPU that has it "
+                     "(amp-run sets this from the host's features)"),
+      llvm::cl::init(false)};
 };
 
 /// CPU code through LLVM: the kernels above, one-shot bufferization, loops,

@@ -37,7 +37,14 @@ struct BackendOptions {
   std::string cudaFormat = "isa";
   /// The threads CPU code runs on (amp-lower-to-llvm{threads=N}).
   unsigned cpuThreads = 1;
+  /// CPU code reduces bf16 products with AVX512-BF16
+  /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot.
+  bool cpuBF16Dot = false;
 };
+
+/// Whether this machine's CPU has the AVX512-BF16 dot product (and the
+/// AVX512VL forms of it), as LLVM detects its features.
+bool hostHasBF16Dot();
 
 struct BackendDescription {
   Backend backend;

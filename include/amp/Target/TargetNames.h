@@ -9,7 +9,8 @@
 // amp-lower-to-nvvm{chip=}, amp-run --backend/--chip, Python's
 // `target=`) parses it here, so that one spelling means one thing:
 //
-//   cpu               the host CPU through LLVM (f16/bf16 everywhere)
+//   cpu               the host CPU through LLVM (what it computes in f16/bf16
+//                     follows its features: #llvm.target)
 //   vulkan            Vulkan 1.1 with Float16 and 16-bit storage buffers
 //   vulkan-storage16  Vulkan with 16-bit storage buffers, no Float16
 //   sm_<N>[a|f]       an NVIDIA GPU of compute capability N/10 (N >= 20)
@@ -73,16 +74,16 @@ struct TargetBackend {
 /// pass). Registering again replaces it.
 void registerTargetBackend(TargetKind kind, const TargetBackend &backend);
 
-/// The backend registered for `name`, or null (also for the CPU, which
-/// needs no attribute).
+/// The backend registered for `name`, or null.
 const TargetBackend *lookupTargetBackend(const TargetName &name);
 
 /// The backend that provides a target of `kind` ("the SPIR-V backend"), for
 /// diagnostics when it is not registered.
 StringRef getTargetBackendDescription(TargetKind kind);
 
-/// The target attribute for `name` (`#spirv.target_env`, `#nvvm.target`),
-/// null for the CPU, or failure (with a diagnostic at `loc`) when the
+/// The target attribute for `name` (`#spirv.target_env`, `#nvvm.target`,
+/// `#llvm.target` of the host; null for the CPU when its backend is not
+/// registered: any target), or failure (with a diagnostic at `loc`) when the
 /// backend that builds it is not registered. The attribute's dialect must
 /// be loaded: see insertTargetDialects.
 FailureOr<Attribute> buildTargetAttr(MLIRContext *context,

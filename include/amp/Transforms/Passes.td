@@ -115,7 +115,9 @@ def MixedPrecision : Pass<"mixed-precision"> {
                         "casts around every allow op"))}]>,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The target, for ops with no target attribute around them: cpu "
-           "(everything computes low), vulkan (Float16 and 16-bit storage, "
+           "(the host, #llvm.target: on x86 f16 computes only with "
+           "AVX512-FP16, bf16 contractions compute, the rest is "
+           "storage-only), vulkan (Float16 and 16-bit storage, "
            "as on Mesa's lavapipe), vulkan-storage16 (16-bit storage without "
            "Float16) or sm_<N> (NVIDIA). Ops the target cannot compute low "
            "stay f32, storage-only where the target can still store the low "

@@ -7,6 +7,7 @@
 
 #include "amp/Backend/CPU/PackWeights.h"
 #include "amp/Backend/CPU/Passes.h"
+#include "amp/Backend/CPU/VectorizeContractions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -69,13 +70,113 @@ static std::vector<char> transpose(ArrayRef<char> data, int64_t bytes,
   return result;
 }
 
-LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op) {
+/// Replaces `input` (a constant) of `op` with `data` in shape `shape` and
+/// its indexing map with `indices`.
+static void replaceConstantOperand(RewriterBase &rewriter, linalg::GenericOp op,
+                                   OpOperand *input, ArrayRef<int64_t> shape,
+                                   ArrayRef<char> data,
+                                   ArrayRef<AffineExpr> indices) {
+  auto constant = input->get().getDefiningOp<arith::ConstantOp>();
+  auto type = cast<RankedTensorType>(constant.getType());
+  auto packedType = RankedTensorType::get(shape, type.getElementType());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto packed = arith::ConstantOp::create(
+      rewriter, constant.getLoc(), packedType,
+      DenseElementsAttr::getFromRawBuffer(packedType, data));
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[input->getOperandNumber()] = AffineMap::get(
+      op.getNumLoops(), 0, indices, op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    input->set(packed);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  if (constant->use_empty())
+    rewriter.eraseOp(constant);
+}
+
+/// The bf16 pair layout (VectorizeContractions.h, getBF16PairInput) for the
+/// constant input of a widened bf16 product sum.
+static LogicalResult packBF16Pairs(RewriterBase &rewriter,
+                                   linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 ||
+      !amp::isWidenedProductSum(*op.getBlock(),
+                                BFloat16Type::get(op.getContext())))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned n = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+  unsigned k = 0;
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      k = dim;
+  if (ShapedType::isDynamic(ranges[k]) || ranges[k] % 2 != 0 ||
+      ShapedType::isDynamic(ranges[n]) || ranges[n] % 4 != 0)
+    return failure();
+  AffineExpr kExpr = rewriter.getAffineDimExpr(k);
+  AffineExpr nExpr = rewriter.getAffineDimExpr(n);
+  for (unsigned which = 0; which < 2; ++which) {
+    OpOperand *input = op.getDpsInputOperand(which);
+    AffineMap map = op.getMatchingIndexingMap(input);
+    AffineMap other = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - which));
+    auto constant = input->get().getDefiningOp<arith::ConstantOp>();
+    if (!constant || !map.isProjectedPermutation() ||
+        !map.isFunctionOfDim(k) || !map.isFunctionOfDim(n) ||
+        other.getNumResults() == 0 || other.getResults().back() != kExpr ||
+        other.isFunctionOfDim(n) ||
+        llvm::count_if(other.getResults(), [&](AffineExpr index) {
+          return index.isFunctionOfDim(k);
+        }) != 1)
+      continue;
+    std::optional<ArrayRef<char>> data = rawElements(constant.getValue());
+    if (!data)
+      continue;
+    auto type = cast<RankedTensorType>(constant.getType());
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    // First (others..., k, n), then pairs of k innermost.
+    SmallVector<unsigned> order;
+    SmallVector<AffineExpr> indices;
+    SmallVector<int64_t> shape;
+    unsigned kPosition = 0, nPosition = 0;
+    for (auto [position, index] : llvm::enumerate(map.getResults())) {
+      if (index == kExpr)
+        kPosition = position;
+      else if (index == nExpr)
+        nPosition = position;
+      else {
+        order.push_back(position);
+        indices.push_back(index);
+        shape.push_back(type.getDimSize(position));
+      }
+    }
+    unsigned others = order.size();
+    order.append({kPosition, nPosition});
+    std::vector<char> kn = transpose(*data, bytes, type.getShape(), order);
+    SmallVector<int64_t> split(shape);
+    split.append({ranges[k] / 2, 2, ranges[n]});
+    SmallVector<unsigned> pairsLast;
+    for (unsigned d = 0; d < others; ++d)
+      pairsLast.push_back(d);
+    pairsLast.append({others, others + 2, others + 1});
+    std::vector<char> packed = transpose(kn, bytes, split, pairsLast);
+    shape.append({ranges[k] / 2, ranges[n], 2});
+    indices.append({kExpr.floorDiv(2), nExpr, kExpr % 2});
+    replaceConstantOperand(rewriter, op, input, shape, packed, indices);
+    return success();
+  }
+  return failure();
+}
+
+LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op,
+                               bool bf16Pairs) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0)
     return failure();
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
     return failure();
+  if (bf16Pairs && succeeded(packBF16Pairs(rewriter, op)))
+    return success();
   unsigned vectorDim =
       cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
 
@@ -134,12 +235,13 @@ LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op) {
 
 namespace {
 struct PackWeights : amp::impl::PackWeightsBase<PackWeights> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation()->walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
-      (void)amp::packWeights(rewriter, op);
+      (void)amp::packWeights(rewriter, op, bf16Pairs);
   }
 };
 } // namespace

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -59,9 +60,77 @@ static bool isScalarElementwiseBody(Block &body) {
   return body.getTerminator()->getNumOperands() == 1;
 }
 
+bool amp::isWidenedProductSum(Block &body, Type low) {
+  if (body.getNumArguments() != 3 || !body.getArgument(2).getType().isF32() ||
+      body.getArgument(0).getType() != low ||
+      body.getArgument(1).getType() != low)
+    return false;
+  auto yield = body.getTerminator();
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != &body ||
+      std::distance(body.begin(), body.end()) != 5)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == acc) == (add.getRhs() == acc))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto widened = [&](Value value, BlockArgument arg) {
+    auto ext = value.getDefiningOp<arith::ExtFOp>();
+    return ext && ext.getIn() == arg;
+  };
+  BlockArgument a = body.getArgument(0), b = body.getArgument(1);
+  return (widened(mul.getLhs(), a) && widened(mul.getRhs(), b)) ||
+         (widened(mul.getLhs(), b) && widened(mul.getRhs(), a));
+}
+
+std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !isWidenedProductSum(*op.getBlock(),
+                           BFloat16Type::get(op.getContext())))
+    return std::nullopt;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
+    return std::nullopt;
+  unsigned n = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+  std::optional<unsigned> k;
+  for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      k = dim;
+  if (!k)
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr kExpr = getAffineDimExpr(*k, ctx), nExpr = getAffineDimExpr(n, ctx);
+  for (unsigned pairs = 0; pairs < 2; ++pairs) {
+    AffineMap pairMap = op.getMatchingIndexingMap(op.getDpsInputOperand(pairs));
+    AffineMap other = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - pairs));
+    ArrayRef<AffineExpr> results = pairMap.getResults();
+    if (results.size() < 3 || results.take_back(3) !=
+                                  ArrayRef<AffineExpr>{kExpr.floorDiv(2), nExpr,
+                                                       kExpr % 2})
+      continue;
+    if (llvm::any_of(results.drop_back(3), [&](AffineExpr index) {
+          return !isa<AffineDimExpr>(index) || index.isFunctionOfDim(*k) ||
+                 index.isFunctionOfDim(n);
+        }))
+      continue;
+    ArrayRef<AffineExpr> otherResults = other.getResults();
+    if (otherResults.empty() || otherResults.back() != kExpr ||
+        other.isFunctionOfDim(n) ||
+        llvm::any_of(otherResults.drop_back(), [&](AffineExpr index) {
+          return index.isFunctionOfDim(*k);
+        }))
+      continue;
+    return pairs;
+  }
+  return std::nullopt;
+}
+
 std::optional<amp::ContractionTile>
 amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
-                           int64_t maxRows) {
+                           int64_t maxRows, bool bf16Dot) {
   if (lanes < 1 || maxRows < 1 || !op.hasPureBufferSemantics() ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;
@@ -91,22 +160,40 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
   unsigned vectorDim =
       cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
 
-  // Inputs read vectors only along their innermost index.
+  ContractionTile tile{vectorDim, std::min(lanes, ranges[vectorDim]),
+                       std::nullopt, 1, std::nullopt};
+  std::optional<unsigned> pairInput =
+      bf16Dot ? getBF16PairInput(op) : std::nullopt;
   SmallVector<AffineMap> inputMaps;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    for (auto [position, index] : llvm::enumerate(map.getResults()))
-      if (index.isFunctionOfDim(vectorDim) &&
-          (position + 1 != map.getNumResults() || !isa<AffineDimExpr>(index)))
-        return std::nullopt;
-    inputMaps.push_back(map);
+  if (pairInput) {
+    // vdpbf16ps on 512, 256 or 128 bits.
+    tile.lanes = 0;
+    for (int64_t dotLanes : {16, 8, 4})
+      if (!tile.lanes && ranges[vectorDim] % dotLanes == 0)
+        tile.lanes = dotLanes;
+    if (!tile.lanes)
+      return std::nullopt;
+    for (auto [dim, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::reduction)
+        tile.pairDim = dim;
+    for (OpOperand *input : op.getDpsInputOperands())
+      inputMaps.push_back(op.getMatchingIndexingMap(input));
+  } else {
+    // Inputs read vectors only along their innermost index.
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      for (auto [position, index] : llvm::enumerate(map.getResults()))
+        if (index.isFunctionOfDim(vectorDim) &&
+            (position + 1 != map.getNumResults() ||
+             !isa<AffineDimExpr>(index)))
+          return std::nullopt;
+      inputMaps.push_back(map);
+    }
   }
 
   // The row dimension: the rows of a tile share the reads of the inputs that
   // do not index it, best the vector ones; then the most rows, ties to the
   // inner dimension.
-  ContractionTile tile{vectorDim, std::min(lanes, ranges[vectorDim]),
-                       std::nullopt, 1};
   bool sharesVectors = false;
   for (AffineExpr index : outMap.getResults().drop_back()) {
     unsigned dim = cast<AffineDimExpr>(index).getPosition();
@@ -138,6 +225,18 @@ public:
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
+    if (tile.pairDim) {
+      // The pair-layout input with its last two dimensions (n, pair) as
+      // one: a tile's pairs of all its lanes are one vector.
+      pairInput = *amp::getBF16PairInput(op);
+      Value pairs = op.getDpsInputOperand(pairInput)->get();
+      int64_t rank = cast<MemRefType>(pairs.getType()).getRank();
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < rank - 2; ++d)
+        groups.push_back({d});
+      groups.push_back({rank - 2, rank - 1});
+      collapsedPairs = memref::CollapseShapeOp::create(b, loc, pairs, groups);
+    }
     SmallVector<unsigned> outer, reductions;
     for (auto [dim, iterator] :
          llvm::enumerate(op.getIteratorTypesArray())) {
@@ -166,6 +265,12 @@ public:
 private:
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// 2 * `value`, as an affine map that indices compose with.
+  Value twice(Value value) {
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) * 2), value);
   }
 
   /// A loop over `dim` from `lower` to `upper` by `step` around `body`, or
@@ -246,12 +351,20 @@ private:
       dims[dim] = constant(0);
       return emitReductions(loopDims.drop_front(), accumulators, width);
     }
-    auto loop = scf::ForOp::create(b, loc, constant(0), constant(ranges[dim]),
+    // A dimension read in pairs steps over the pairs.
+    int64_t steps = dim == tile.pairDim ? ranges[dim] / 2 : ranges[dim];
+    if (steps == 1) {
+      dims[dim] = constant(0);
+      return emitReductions(loopDims.drop_front(), accumulators, width);
+    }
+    auto loop = scf::ForOp::create(b, loc, constant(0), constant(steps),
                                    constant(1), accumulators);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       dims[dim] = loop.getInductionVar();
+      if (dim == tile.pairDim)
+        dims[dim] = twice(dims[dim]);
       SmallVector<Value> next = emitReductions(
           loopDims.drop_front(), loop.getRegionIterArgs(), width);
       scf::YieldOp::create(b, loc, next);
@@ -262,6 +375,8 @@ private:
   /// One step of the reduction: the inputs read, the body applied to each
   /// row's accumulator.
   SmallVector<Value> emitStep(ValueRange accumulators, int64_t width) {
+    if (tile.pairDim)
+      return emitPairStep(accumulators, width);
     Block &body = *op.getBlock();
     SmallVector<SmallVector<Value>> inputs;
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -288,6 +403,37 @@ private:
       mapping.map(body.getArguments().back(), accumulators[row]);
       results.push_back(applyBody(body, mapping, width));
     }
+    return results;
+  }
+
+  /// One step of a bf16 pair reduction: each lane of an accumulator adds
+  /// the two products of its pair, `vdpbf16ps`.
+  SmallVector<Value> emitPairStep(ValueRange accumulators, int64_t width) {
+    OpOperand *pairOperand = op.getDpsInputOperand(pairInput);
+    OpOperand *scalarOperand = op.getDpsInputOperand(1 - pairInput);
+    // (..., k / 2, n, 0) in the collapsed buffer: (..., k / 2, 2 n).
+    SmallVector<Value> at = indices(op.getMatchingIndexingMap(pairOperand), 0);
+    at.pop_back();
+    at.back() = twice(at.back());
+    Value pairs = readVector(collapsedPairs, at, 2 * width);
+    // The other input's pair (k, k + 1) in every lane.
+    AffineMap map = op.getMatchingIndexingMap(scalarOperand);
+    bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);
+    SmallVector<Value> broadcasts;
+    for (int64_t row = 0, e = perRow ? tile.rows : 1; row < e; ++row) {
+      Value pair = readVector(scalarOperand->get(), indices(map, row), 2);
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      Value words = vector::BroadcastOp::create(
+          b, loc, VectorType::get({width}, b.getI32Type()), word);
+      broadcasts.push_back(vector::BitCastOp::create(
+          b, loc, VectorType::get({2 * width}, b.getBF16Type()), words));
+    }
+    SmallVector<Value> results;
+    for (int64_t row = 0; row < tile.rows; ++row)
+      results.push_back(x86vector::DotBF16Op::create(
+          b, loc, accumulators[row].getType(), accumulators[row],
+          broadcasts[perRow ? row : 0], pairs));
     return results;
   }
 
@@ -358,14 +504,18 @@ private:
   SmallVector<unsigned> reductionDims;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
+  /// With a pair dimension: the input in the pair layout, and its buffer
+  /// with the last two dimensions collapsed.
+  unsigned pairInput = 0;
+  Value collapsedPairs;
 };
 } // namespace
 
 LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
                                         linalg::LinalgOp op, int64_t lanes,
-                                        int64_t maxRows) {
+                                        int64_t maxRows, bool bf16Dot) {
   std::optional<ContractionTile> tile =
-      chooseContractionTile(op, lanes, maxRows);
+      chooseContractionTile(op, lanes, maxRows, bf16Dot);
   if (!tile)
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -391,7 +541,7 @@ struct VectorizeContractions
     getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
-      (void)amp::vectorizeContraction(rewriter, op, lanes, rows);
+      (void)amp::vectorizeContraction(rewriter, op, lanes, rows, bf16Dot);
   }
 };
 } // namespace

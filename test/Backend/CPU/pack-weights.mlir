@@ -93,3 +93,34 @@ func.func @unchanged(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>, %init: tensor<2x2
   } -> tensor<2x2xf32>
   return %a, %b, %c, %t : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// With bf16-pairs, the constant of an f32 sum of bf16 products goes to the
+// pair layout of the AVX512-BF16 dot product: (k, n) of shape 4x4 becomes
+// (k floordiv 2, n, k mod 2) of shape 2x4x2, w'[kk][n][p] = w[2 kk + p][n].
+// Without the option it is left as it is (already in kernel order).
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-pack-weights{bf16-pairs}))' -split-input-file | FileCheck %s --check-prefix=PAIRS
+// PAIRS: #[[$PAIRMAP:.+]] = affine_map<(d0, d1, d2) -> (d2 floordiv 2, d1, d2 mod 2)>
+// PAIRS-LABEL: func.func @bf16_pairs
+// PAIRS: %[[W:.+]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 4.000000e+00], [1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00], [3.000000e+00, 7.000000e+00]], {{\[\[}}8.000000e+00, 1.200000e+01], [9.000000e+00, 1.300000e+01], [1.000000e+01, 1.400000e+01], [1.100000e+01, 1.500000e+01]]]> : tensor<2x4x2xbf16>
+// PAIRS: linalg.generic {indexing_maps = [#{{.+}}, #[[$PAIRMAP]], #{{.+}}]
+// PAIRS-SAME: ins(%{{.+}}, %[[W]] :
+// CHECK-LABEL: func.func @bf16_pairs
+// CHECK: arith.constant {{.*}} : tensor<4x4xbf16>
+#mk2 = affine_map<(m, n, k) -> (m, k)>
+#kn2 = affine_map<(m, n, k) -> (k, n)>
+#mn2 = affine_map<(m, n, k) -> (m, n)>
+func.func @bf16_pairs(%x: tensor<3x4xbf16>, %init: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0]]> : tensor<4x4xbf16>
+  %r = linalg.generic {indexing_maps = [#mk2, #kn2, #mn2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<3x4xbf16>, tensor<4x4xbf16>) outs(%init : tensor<3x4xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

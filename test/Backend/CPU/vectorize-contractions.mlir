@@ -104,3 +104,39 @@ func.func @unchanged(%a: memref<4x8xf32>, %bt: memref<16x8xf32>, %c: memref<4x16
   %r = linalg.matmul ins(%t, %u : tensor<4x8xf32>, tensor<8x16xf32>) outs(%v : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// With bf16-dot, an f32 sum of bf16 products whose weight is in the pair
+// layout steps over pairs of k: one vector of the 16 columns' pairs, the
+// row's pair (k, k + 1) broadcast as a 32-bit word, one vdpbf16ps per row.
+// Without bf16-dot the op is left alone (its weight is not in kernel order).
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{bf16-dot rows=2},canonicalize))' -split-input-file | FileCheck %s --check-prefix=DOT
+// DOT-LABEL: func.func @bf16_dot
+// DOT:   %[[PAIRS:.+]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<4x16x2xbf16> into memref<4x32xbf16>
+// DOT:   scf.for %[[KK:.+]] = %c0 to %c4 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>)
+// DOT:     vector.transfer_read %[[PAIRS]][%[[KK]], %c0]{{.*}} : memref<4x32xbf16>, vector<32xbf16>
+// DOT:     %[[K:.+]] = affine.apply #{{.+}}(%[[KK]])
+// DOT:     vector.transfer_read %arg0[%c0, %[[K]]]{{.*}} : memref<2x8xbf16>, vector<2xbf16>
+// DOT:     vector.bitcast {{.+}} : vector<2xbf16> to vector<1xi32>
+// DOT:     vector.broadcast {{.+}} : vector<1xi32> to vector<16xi32>
+// DOT:     vector.bitcast {{.+}} : vector<16xi32> to vector<32xbf16>
+// DOT:     x86vector.avx512.dot {{.+}} : vector<32xbf16> -> vector<16xf32>
+// DOT:     x86vector.avx512.dot {{.+}} : vector<32xbf16> -> vector<16xf32>
+// CHECK-LABEL: func.func @bf16_dot
+// CHECK: linalg.generic
+#mk3 = affine_map<(m, n, k) -> (m, k)>
+#pairs = affine_map<(m, n, k) -> (k floordiv 2, n, k mod 2)>
+#mn3 = affine_map<(m, n, k) -> (m, n)>
+func.func @bf16_dot(%a: memref<2x8xbf16>, %w: memref<4x16x2xbf16>, %c: memref<2x16xf32>) {
+  linalg.generic {indexing_maps = [#mk3, #pairs, #mn3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<2x8xbf16>, memref<4x16x2xbf16>) outs(%c : memref<2x16xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

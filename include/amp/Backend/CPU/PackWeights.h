@@ -22,8 +22,12 @@ namespace amp {
 /// index `n` other than innermost, so that `n` becomes their innermost
 /// index, and updates their indexing maps: a convolution's filter
 /// `(f, kh, kw, c)` becomes `(kh, kw, c, f)`, a matmul's transposed weights
-/// `(n, k)` become `(k, n)`. Fails when there is no such operand.
-LogicalResult packWeights(RewriterBase &rewriter, linalg::GenericOp op);
+/// `(n, k)` become `(k, n)`. With `bf16Pairs`, the constant input of a
+/// widened bf16 product sum goes to the pair layout of the AVX512-BF16 dot
+/// product instead when it can (see getBF16PairInput). Fails when there is
+/// no such operand.
+LogicalResult packWeights(RewriterBase &rewriter, linalg::GenericOp op,
+                          bool bf16Pairs = false);
 
 } // namespace amp
 } // namespace mlir

@@ -29,6 +29,15 @@ def PackWeights : Pass<"amp-pack-weights"> {
     input's indexing map to match. The constant keeps its element type: a
     weight converted to f16 or bf16 is packed in f16 or bf16.
 
+    With `bf16-pairs`, the constant input of an op whose body is `acc +
+    extf(a) * extf(b)` on bf16 `a`, `b` (an f32 accumulation of bf16
+    products) goes instead, when the last reduction dimension `k` has an
+    even range, the output's innermost `n` a range divisible by 4, and the
+    other input indexes `k` only innermost and not `n`, to the pair layout
+    `(..., k floordiv 2, n, k mod 2)` that the AVX512-BF16 dot product of
+    amp-vectorize-contractions{bf16-dot} reads: a `(k, n)` weight of shape
+    `KxN` becomes `(K/2)xNx2`.
+
     Before:
     ```mlir
     %w = arith.constant dense<...> : tensor<32x3x3x16xf32>
@@ -46,6 +55,11 @@ def PackWeights : Pass<"amp-pack-weights"> {
         ins(%x, %w : ...) outs(%y : tensor<450x8x8x32xf32>)
     ```
   }];
+  let options = [
+    Option<"bf16Pairs", "bf16-pairs", "bool", /*default=*/"false",
+           "Put the constant weights of bf16 product sums in the pair "
+           "layout of amp-vectorize-contractions{bf16-dot}">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
@@ -80,6 +94,20 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     vector dimension (if at all) only as their innermost index, no `i1`
     buffers, and a body of scalar elementwise ops without `linalg.index`.
     Others are left to amp-vectorize-for-cpu.
+
+    With `bf16-dot` (for CPUs with AVX512-BF16), an op whose body is
+    `acc + extf(a) * extf(b)` on bf16 `a`, `b` and f32 `acc`, and whose
+    input is in the pair layout that `amp-pack-weights{bf16-pairs}` gives
+    constant weights (`(..., k floordiv 2, n, k mod 2)`: the two
+    consecutive `k` of each `n` side by side, `k` the last reduction), is
+    reduced two `k` at a time: each step reads the pairs of all of a
+    tile's lanes as one vector, broadcasts the other input's pair `(k,
+    k + 1)` (its innermost index) to every lane, and accumulates with
+    `x86vector.avx512.dot` (`vdpbf16ps`: both products, exact in f32, are
+    added to the lane). Tiles have 16, 8 or 4 lanes (512, 256 or 128
+    bits), the largest that divides the vector dimension. The instruction
+    treats bf16 subnormal inputs (below 1.2e-38) as zero and sums each
+    pair before adding it: results differ from the f32 sum in order only.
 
     Before (`lanes=16 rows=4`):
     ```mlir
@@ -120,12 +148,16 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
            "Elements of each vector (whatever their type)">,
     Option<"rows", "rows", "int64_t", /*default=*/"8",
            "The most output vectors of a tile along the row dimension">,
+    Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+           "Reduce bf16 products in pairs with x86vector.avx512.dot "
+           "(AVX512-BF16) where an input is in the pair layout">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
 }
 
 def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {

@@ -13,7 +13,9 @@
 #include <optional>
 
 namespace mlir {
+class Block;
 class RewriterBase;
+class Type;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -27,7 +29,23 @@ struct ContractionTile {
   int64_t lanes;
   std::optional<unsigned> rowDim;
   int64_t rows;
+  /// With AVX512-BF16: the reduction dimension read in pairs, two products
+  /// per lane per `x86vector.avx512.dot` (see isBF16PairLayout).
+  std::optional<unsigned> pairDim;
 };
+
+/// Whether `body` (block arguments a, b, acc) computes
+/// `acc + extf(a) * extf(b)` with a and b of type `low` and acc f32.
+bool isWidenedProductSum(Block &body, Type low);
+
+/// The input of `op` (on tensors or buffers) that is in the bf16 pair layout
+/// of the dot product `vdpbf16ps`, if any: `op`'s body is a widened bf16
+/// product sum, its output's innermost index is the loop dimension `n`,
+/// `k` is its last reduction dimension, the input indexes
+/// `(..., k floordiv 2, n, k mod 2)` (pairs of consecutive k innermost,
+/// amp-pack-weights{bf16-pairs} makes it) and the other input indexes `k`
+/// only as its innermost index and not `n`.
+std::optional<unsigned> getBF16PairInput(linalg::LinalgOp op);
 
 /// The register tile for `op`, or nullopt when `op` is not a contraction
 /// amp emits a kernel for: an op on buffers with static loop ranges, one
@@ -37,9 +55,13 @@ struct ContractionTile {
 /// and a body of scalar elementwise ops (no `linalg.index`). A vector has
 /// at most `lanes` elements (fewer when the range is smaller); `rows` is the
 /// largest divisor of the row dimension's range within `maxRows`.
+/// With `bf16Dot`, an op with an input in the bf16 pair layout gets a tile
+/// with `pairDim` and 16, 8 or 4 lanes (the largest that divides the
+/// vector dimension's range), or none when no such count divides it.
 std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
                                                      int64_t lanes,
-                                                     int64_t maxRows);
+                                                     int64_t maxRows,
+                                                     bool bf16Dot = false);
 
 /// Replaces `op` (see chooseContractionTile) with loops around a register
 /// tile: the tile's output vectors are loaded once, carried through the
@@ -49,7 +71,8 @@ std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
 /// body is applied to whole vectors, a product added to the accumulator
 /// becoming one fused multiply-add. Reductions run in the op's order.
 LogicalResult vectorizeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                   int64_t lanes, int64_t maxRows);
+                                   int64_t lanes, int64_t maxRows,
+                                   bool bf16Dot = false);
 
 } // namespace amp
 } // namespace mlir

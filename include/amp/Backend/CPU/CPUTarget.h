@@ -1,0 +1,38 @@
+//===- CPUTarget.h - What CPUs compute in f16 and bf16 ----------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_BACKEND_CPU_CPUTARGET_H
+#define AMP_BACKEND_CPU_CPUTARGET_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+class Attribute;
+class DialectRegistry;
+class MLIRContext;
+namespace amp {
+
+/// Attaches amp's target model to `#llvm.target` (the triple, chip and
+/// features of a CPU): every CPU stores f16 and bf16 (LLVM converts them);
+/// x86 computes f16 only with AVX512-FP16, and contractions on f16 operands
+/// with F16C (the operands widened into f32 fused multiply-adds); bf16
+/// arithmetic is storage-only, contractions on bf16 operands are supported
+/// (widening bf16 is a shift). AArch64 computes f16 with `fullfp16`, bf16
+/// contractions with `bf16`. Other CPUs: everything (LLVM legalises it).
+void registerCPUTargetModel(DialectRegistry &registry);
+
+/// Registers the `cpu` target name: the host's `#llvm.target`, detected by
+/// LLVM (triple, CPU name, features).
+void registerCPUTargets();
+
+/// The host's `#llvm.target`.
+Attribute getHostCPUTarget(MLIRContext *context);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_BACKEND_CPU_CPUTARGET_H

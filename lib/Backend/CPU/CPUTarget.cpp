@@ -1,0 +1,83 @@
+//===- CPUTarget.cpp - What CPUs compute in f16 and bf16 ------------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/CPU/CPUTarget.h"
+#include "amp/Target/TargetCapabilities.h"
+#include "amp/Target/TargetNames.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+struct CPUTargetModel
+    : AmpTargetAttrInterface::ExternalModel<CPUTargetModel, LLVM::TargetAttr> {
+  bool supportsLowPrecision(Attribute attr, TargetOpKind kind,
+                            FloatType type) const {
+    auto target = cast<LLVM::TargetAttr>(attr);
+    if (kind == TargetOpKind::Storage)
+      return true;
+    LLVM::TargetFeaturesAttr features = target.getFeatures();
+    auto has = [&](StringRef feature) {
+      return features && features.contains(feature);
+    };
+    llvm::Triple triple(target.getTriple().getValue());
+    bool contraction = kind == TargetOpKind::Contraction;
+    if (triple.isX86()) {
+      if (type.isF16())
+        return has("+avx512fp16");
+      return contraction;
+    }
+    if (triple.isAArch64()) {
+      if (type.isF16())
+        return has("+fullfp16");
+      return contraction && has("+bf16");
+    }
+    return true;
+  }
+};
+
+void insertLLVMDialect(DialectRegistry &registry) {
+  registry.insert<LLVM::LLVMDialect>();
+  registerCPUTargetModel(registry);
+}
+
+Attribute buildHostTarget(MLIRContext *context, const TargetName &) {
+  return getHostCPUTarget(context);
+}
+
+} // namespace
+
+Attribute mlir::amp::getHostCPUTarget(MLIRContext *context) {
+  SmallVector<std::string> enabled;
+  for (const auto &[feature, on] : llvm::sys::getHostCPUFeatures())
+    if (on)
+      enabled.push_back(("+" + feature).str());
+  llvm::sort(enabled);
+  SmallVector<StringRef> names(enabled.begin(), enabled.end());
+  return LLVM::TargetAttr::get(
+      context, StringAttr::get(context, llvm::sys::getProcessTriple()),
+      StringAttr::get(context, llvm::sys::getHostCPUName()),
+      LLVM::TargetFeaturesAttr::get(context, names));
+}
+
+void mlir::amp::registerCPUTargetModel(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, LLVM::LLVMDialect *) {
+    LLVM::TargetAttr::attachInterface<CPUTargetModel>(*ctx);
+  });
+}
+
+void mlir::amp::registerCPUTargets() {
+  registerTargetBackend(TargetKind::CPU,
+                        TargetBackend{insertLLVMDialect, buildHostTarget});
+}
