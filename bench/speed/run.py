@@ -5,7 +5,8 @@
 For each model of the accuracy benchmark (bench/accuracy/run.py: the four
 digits models, and the three PaddleOCR models with `--models all`), on the
 same input batch: imports the ONNX file with amp.onnx (f32), converts it to
-f16 and bf16 (`mixed-precision{precision=P}`), and times in one run, for
+f16 and bf16 for the host (`mixed-precision{precision=P target=cpu}`;
+`--target` changes the target), and times in one run, for
 each thread count, `amp-run --repeat R --threads T` of the three programs
 and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
 the same input, min of R calls after a warm-up. ONNX Runtime is optional:
@@ -133,8 +134,10 @@ def main():
 
     if args.markdown:
         table = ("Measured on: %s. Min of %d calls after a warm-up, same input batch "
-                 "and thread count for both; ONNX Runtime %s.\n\n"
+                 "and thread count for both; f16/bf16 converted with %s; "
+                 "ONNX Runtime %s.\n\n"
                  % (machine(), args.repeat,
+                    "target=" + args.target if args.target else "no target",
                     "1.x CPU provider (onnxruntime-node), graph optimisations on"
                     if have_ort else "not installed (column empty)"))
         table += ("| model | batch | threads | ONNX Runtime (ms) | amp f32 (ms) | amp f16 (ms) "

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <unistd.h>
+
 using namespace mlir;
 using namespace mlir::amp::runtime;
 
@@ -63,6 +65,44 @@ static constexpr llvm::StringLiteral kSupported =
     "amp-run exchanges ranked tensors, identity-layout memrefs and scalars "
     "of f16, bf16, f32, f64, i32, i64 and index";
 
+/// The bytes a value of `spec` takes, or nullopt when the count overflows.
+static std::optional<uint64_t> getByteSize(const ValueSpec &spec) {
+  uint64_t bytes = getElementByteWidth(spec.kind);
+  for (int64_t size : spec.shape) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (size != 0 && bytes > UINT64_MAX / static_cast<uint64_t>(size))
+      return std::nullopt;
+    bytes *= static_cast<uint64_t>(size);
+  }
+  return bytes;
+}
+
+/// This machine's memory in bytes (0 when unknown).
+static uint64_t getPhysicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0
+             ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)
+             : 0;
+}
+
+/// An error when a value of `spec` cannot fit in this machine's memory (a
+/// static shape of 1e15 elements would otherwise abort in the allocation).
+static llvm::Error checkFitsInMemory(const ValueSpec &spec,
+                                     llvm::StringRef role, unsigned index,
+                                     llvm::StringRef function) {
+  std::optional<uint64_t> bytes = getByteSize(spec);
+  uint64_t memory = getPhysicalMemory();
+  if (bytes && (!memory || *bytes <= memory))
+    return llvm::Error::success();
+  return fail("@" + function + " " + role + " " + llvm::Twine(index) + " (" +
+              spec.typeString + ") needs " +
+              (bytes ? llvm::Twine(*bytes) + " bytes"
+                     : llvm::Twine("more than 2^64 bytes")) +
+              ", more than this machine's memory (" + llvm::Twine(memory) +
+              " bytes)");
+}
+
 llvm::Expected<EntrySignature>
 mlir::amp::runtime::readEntrySignature(ModuleOp module, llvm::StringRef name) {
   auto function =
@@ -89,6 +129,8 @@ mlir::amp::runtime::readEntrySignature(ModuleOp module, llvm::StringRef name) {
       return fail("@" + name + " argument " + llvm::Twine(i) + " has type " +
                   printType(input) + ", which is not supported (" + kSupported +
                   ")");
+    if (llvm::Error error = checkFitsInMemory(*spec, "argument", i, name))
+      return std::move(error);
     signature.arguments.push_back(std::move(*spec));
   }
   for (auto [i, output] : llvm::enumerate(type.getResults())) {
@@ -97,6 +139,8 @@ mlir::amp::runtime::readEntrySignature(ModuleOp module, llvm::StringRef name) {
       return fail("@" + name + " result " + llvm::Twine(i) + " has type " +
                   printType(output) + ", which is not supported (" +
                   kSupported + ")");
+    if (llvm::Error error = checkFitsInMemory(*spec, "result", i, name))
+      return std::move(error);
     signature.results.push_back(std::move(*spec));
   }
   return signature;

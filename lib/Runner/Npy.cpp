@@ -149,13 +149,29 @@ llvm::Expected<HostTensor> mlir::amp::runtime::readNpy(StringRef path) {
     shape.push_back(size);
   }
 
-  HostTensor tensor(*kind, shape);
+  // The data must be exactly the shape's bytes: checked before allocating,
+  // so that a header claiming a huge shape is an error, not an abort.
   StringRef data = bytes.drop_front(headerStart + headerLength);
-  if (data.size() < tensor.getByteSize())
+  uint64_t expected = getElementByteWidth(*kind);
+  bool overflows = false;
+  for (int64_t size : shape) {
+    if (size != 0 && expected > UINT64_MAX / static_cast<uint64_t>(size))
+      overflows = true;
+    else
+      expected *= static_cast<uint64_t>(size);
+  }
+  if (overflows || data.size() < expected)
     return fail("'" + path + "' is truncated: " + llvm::Twine(data.size()) +
                 " data bytes for shape (" + formatShape(shape) + ") of " +
                 getElementKindName(*kind) + ", expected " +
-                llvm::Twine(tensor.getByteSize()));
+                (overflows ? llvm::Twine("more than 2^64")
+                           : llvm::Twine(expected)));
+  if (data.size() > expected)
+    return fail("'" + path + "' has " + llvm::Twine(data.size()) +
+                " data bytes for shape (" + formatShape(shape) + ") of " +
+                getElementKindName(*kind) + ", expected " +
+                llvm::Twine(expected) + ": trailing bytes");
+  HostTensor tensor(*kind, shape);
   std::memcpy(tensor.getData(), data.data(), tensor.getByteSize());
   return std::move(tensor);
 }

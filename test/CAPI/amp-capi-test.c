@@ -5,7 +5,8 @@
  * (on the module and nested on functions), prints the result, and hands back
  * the JSON reports and the diagnostics it collected (remarks with explain,
  * errors for bad text, pipelines and options), which are then gone. Contexts
- * can be created and destroyed many times in one process.
+ * can be created and destroyed many times in one process, and used from
+ * several threads at once (one context per thread).
  */
 
 /* RUN: amp-capi-test 2>&1 | FileCheck %s
@@ -13,6 +14,7 @@
 
 #include "amp-c/Amp.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,60 @@ static void printLinesWith(AmpModule module, unsigned flags,
 
 static AmpModule parse(AmpContext ctx, const char *text, const char *name) {
   return ampModuleParse(ctx, text, strlen(text), name);
+}
+
+/* One conversion (mixed-precision, then amp-lower-to-llvm) on a context of
+ * its own; the printed result, to be freed with ampFree. With
+ * `multithreaded`, the pipeline runs its function passes on threads. */
+static char *convertAndLower(int multithreaded) {
+  AmpContext ctx = ampContextCreate();
+  ampContextEnableMultithreading(ctx, multithreaded);
+  AmpModule module = parse(ctx, kMatmulExp, NULL);
+  char *text = NULL;
+  if (ampModuleRunPipeline(
+          module, "builtin.module(mixed-precision{precision=bf16},"
+                  "amp-lower-to-llvm)"))
+    text = ampModulePrint(module, 0, NULL);
+  ampModuleDestroy(module);
+  ampContextDestroy(ctx);
+  return text;
+}
+
+enum { kThreads = 4, kRounds = 8 };
+static char *threadResults[kThreads][kRounds];
+
+static void *convertOnThread(void *arg) {
+  int t = (int)(size_t)arg;
+  for (int round = 0; round < kRounds; ++round)
+    threadResults[t][round] = convertAndLower(round % 2);
+  return NULL;
+}
+
+/* Threads that each own a context convert at the same time -- the first of
+ * them racing the process-wide registration of passes -- and every result
+ * equals the single-threaded one, whether the pipeline itself is
+ * multithreaded or not. */
+static void testThreads(void) {
+  printf("testThreads\n");
+  pthread_t threads[kThreads];
+  for (int t = 0; t < kThreads; ++t)
+    pthread_create(&threads[t], NULL, convertOnThread, (void *)(size_t)t);
+  for (int t = 0; t < kThreads; ++t)
+    pthread_join(threads[t], NULL);
+  char *reference = convertAndLower(0);
+  int same = 0;
+  for (int t = 0; t < kThreads; ++t)
+    for (int round = 0; round < kRounds; ++round) {
+      if (reference && threadResults[t][round] &&
+          strcmp(reference, threadResults[t][round]) == 0)
+        ++same;
+      ampFree(threadResults[t][round]);
+    }
+  printf("lowered: %d, identical: %d of %d\n", reference != NULL, same,
+         kThreads * kRounds);
+  ampFree(reference);
+  // CHECK-LABEL: testThreads
+  // CHECK-NEXT: lowered: 1, identical: 32 of 32
 }
 
 static void testVersion(void) {
@@ -229,6 +285,8 @@ static void testManyContexts(void) {
 }
 
 int main(void) {
+  /* First, before anything else registered amp's passes. */
+  testThreads();
   testVersion();
   testConvert();
   testReportPerFunction();
