@@ -24,6 +24,7 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%amp_opt", os.path.join(config.amp_obj_root, "bin", "amp-opt")))
+config.substitutions.append(("%amp_bin", os.path.join(config.amp_obj_root, "bin")))
 # The C API library that python/amp loads, and the folder holding python/amp.
 config.substitutions.append(
     ("%amp_capi_lib", os.path.join(config.amp_obj_root, "lib",
@@ -112,3 +113,13 @@ try:
         config.available_features.add("avx512bf16")
 except OSError:
     pass
+
+# A sanitizer build (-DAMP_SANITIZE=address,...): processes that are not
+# instrumented themselves (Python, mlir-runner) load amp's instrumented
+# libraries, so the ASan runtime is preloaded everywhere. Leak checking is
+# off: Python and LLVM's JIT keep memory until exit by design.
+if getattr(config, "amp_sanitizer_runtime", ""):
+    config.environment["LD_PRELOAD"] = config.amp_sanitizer_runtime
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("sanitized")

@@ -5,6 +5,6 @@
 # where f32 is, and stays within the error bound derived from its ops.
 # About a minute on 2 cores; a longer run is documented in docs/Fuzzing.md.
 #
-# RUN: %python %amp_src_root/tools/amp-fuzz/amp_fuzz.py --seed 7 --count 24 | FileCheck %s
+# RUN: %python %amp_src_root/tools/amp-fuzz/amp_fuzz.py --bin %amp_bin --seed 7 --count 24 | FileCheck %s
 # CHECK-NOT: FAIL
 # CHECK: 24 programs, 144 conversions: crash=0 verifier=0 idempotence=0 numeric=0 nonfinite=0

@@ -283,9 +283,11 @@ def main():
     ap.add_argument("--reduce", action="store_true",
                     help="reduce failing programs with mlir-reduce")
     ap.add_argument("--keep", help="keep every program and result here")
+    ap.add_argument("--bin", default=BIN,
+                    help="folder of amp-opt and amp-run (default: build/bin)")
     args = ap.parse_args()
-    amp_opt = os.path.join(BIN, "amp-opt")
-    amp_run = os.path.join(BIN, "amp-run")
+    amp_opt = os.path.join(args.bin, "amp-opt")
+    amp_run = os.path.join(args.bin, "amp-run")
     precisions = args.precisions.split(",")
     placements = args.placements.split(",")
     counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0}
@@ -387,7 +389,7 @@ def main():
                 with open(base + ".txt", "w") as f:
                     f.write("%s: %s\noptions: %s\n%s\n" % (what, kind, opts, detail))
                 if args.reduce and kind in ("crash", "verifier", "idempotence"):
-                    reduce_failure(base, opts, kind)
+                    reduce_failure(base, opts, kind, amp_opt)
     total = sum(counts.values())
     print("%d programs, %d conversions: crash=%d verifier=%d idempotence=%d numeric=%d nonfinite=%d"
           % (args.count, conversions, counts["crash"], counts["verifier"],
@@ -395,11 +397,10 @@ def main():
     return 1 if total else 0
 
 
-def reduce_failure(path, opts, kind):
+def reduce_failure(path, opts, kind, amp_opt):
     """mlir-reduce `path` to the smallest program on which amp-opt still
     fails the same way. mlir-reduce calls a test interesting when it exits
     with 1; the candidate must itself be a valid program."""
-    amp_opt = os.path.join(BIN, "amp-opt")
     script = path + ".interesting.sh"
     convert = "%s \"$1\" --mixed-precision='%s'" % (amp_opt, opts)
     with open(script, "w") as f:
