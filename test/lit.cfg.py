@@ -123,3 +123,8 @@ if getattr(config, "amp_sanitizer_runtime", ""):
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     config.available_features.add("sanitized")
+    config.substitutions.append(
+        ("%asan_rss", "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:"
+                      "quarantine_size_mb=0:thread_local_quarantine_size_kb=0"))
+else:
+    config.substitutions.append(("%asan_rss", ""))

@@ -1,4 +1,6 @@
-# RUN: env AMP_CAPI_LIBRARY=%amp_capi_lib PYTHONPATH=%amp_python_path %python %s | FileCheck %s
+# RUN: env %asan_rss AMP_CAPI_LIBRARY=%amp_capi_lib PYTHONPATH=%amp_python_path %python %s | FileCheck %s
+# (%asan_rss: in a sanitizer build, ASan keeps no freed memory in quarantine,
+# so that the process's size below measures what amp keeps.)
 #
 # The lower-level API: a Context parses text into Modules, runs any pass
 # pipeline on them in place, prints them (with locations, in generic form),
