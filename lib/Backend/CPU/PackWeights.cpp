@@ -180,11 +180,10 @@ LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op,
   unsigned vectorDim =
       cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
 
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   bool changed = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto constant = input->get().getDefiningOp<arith::ConstantOp>();
-    AffineMap map = maps[input->getOperandNumber()];
+    AffineMap map = op.getMatchingIndexingMap(input);
     if (!constant || !map.isProjectedPermutation() ||
         !map.isFunctionOfDim(vectorDim) ||
         map.getResults().back() == rewriter.getAffineDimExpr(vectorDim))
@@ -209,28 +208,13 @@ LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op,
       shape.push_back(type.getDimSize(position));
       indices.push_back(map.getResult(position));
     }
-    auto packedType = RankedTensorType::get(shape, type.getElementType());
     std::vector<char> packed =
         transpose(*data, type.getElementTypeBitWidth() / 8, type.getShape(),
                   order);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(op);
-    auto packedConstant = arith::ConstantOp::create(
-        rewriter, constant.getLoc(), packedType,
-        DenseElementsAttr::getFromRawBuffer(packedType, packed));
-    rewriter.modifyOpInPlace(op, [&] { input->set(packedConstant); });
-    maps[input->getOperandNumber()] =
-        AffineMap::get(map.getNumDims(), 0, indices, op.getContext());
-    if (constant->use_empty())
-      rewriter.eraseOp(constant);
+    replaceConstantOperand(rewriter, op, input, shape, packed, indices);
     changed = true;
   }
-  if (!changed)
-    return failure();
-  rewriter.modifyOpInPlace(op, [&] {
-    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-  });
-  return success();
+  return success(changed);
 }
 
 namespace {
