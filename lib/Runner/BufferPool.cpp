@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -39,14 +40,30 @@ uint64_t sizeClass(uint64_t bytes) {
 }
 } // namespace
 
+/// AMP_BUFFER_POOL_MIB in bytes: nullopt when unset, 0 with `valid` false
+/// when it is not a count of MiB below 2^44.
+static std::optional<uint64_t> readLimitVariable(bool &valid) {
+  valid = true;
+  const char *mib = std::getenv("AMP_BUFFER_POOL_MIB");
+  if (!mib)
+    return std::nullopt;
+  char *end = nullptr;
+  unsigned long long value = std::strtoull(mib, &end, 10);
+  valid = *mib >= '0' && *mib <= '9' && *end == '\0' && value < (1ull << 44);
+  return valid ? uint64_t(value) << 20 : 0;
+}
+
+bool mlir::amp::runtime::poolLimitVariableIsValid() {
+  bool valid;
+  (void)readLimitVariable(valid);
+  return valid;
+}
+
 uint64_t mlir::amp::runtime::poolLimitBytes() {
   static const uint64_t limit = [] {
-    const char *mib = std::getenv("AMP_BUFFER_POOL_MIB");
-    char *end = nullptr;
-    unsigned long long value = mib ? std::strtoull(mib, &end, 10) : 0;
-    if (!mib || *mib == '\0' || *end != '\0')
-      return uint64_t(1) << 30;
-    return uint64_t(value) << 20;
+    bool valid;
+    std::optional<uint64_t> bytes = readLimitVariable(valid);
+    return valid && bytes ? *bytes : uint64_t(1) << 30;
   }();
   return limit;
 }

@@ -23,6 +23,9 @@
 // call's values, which must not leak into the next. With the pool off
 // (0 MiB), the same result.
 // RUN: env AMP_BUFFER_POOL_MIB=0 amp-run %s --entry=accumulate --seed=4 --repeat=3 --compare=%t/expected.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=SAME
+// A malformed bound is an error, before anything runs.
+// RUN: env AMP_BUFFER_POOL_MIB=lots not amp-run %s --entry=accumulate --seed=4 2>&1 | FileCheck %s --check-prefix=POOL
+// POOL: AMP_BUFFER_POOL_MIB must be a count of MiB (0 turns the buffer pool's reuse off), got 'lots'
 // RUN: env AMP_BUFFER_POOL_MIB=64 amp-run %s --entry=accumulate --seed=4 --repeat=5 --compare=%t/expected.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=SAME
 
 func.func @accumulate(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {

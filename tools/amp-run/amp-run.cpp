@@ -22,6 +22,7 @@
 
 #include "amp/InitAll.h"
 #include "amp/Runner/Backend.h"
+#include "amp/Runner/BufferPool.h"
 #include "amp/Runner/Comparison.h"
 #include "amp/Runner/EntrySignature.h"
 #include "amp/Runner/Executable.h"
@@ -428,6 +429,10 @@ int main(int argc, char **argv) {
                  "' (backends: " + listBackends() + ")");
   if (optLevel > 3)
     return error("-O must be 0 to 3");
+  if (!poolLimitVariableIsValid())
+    return error("AMP_BUFFER_POOL_MIB must be a count of MiB (0 turns the "
+                 "buffer pool's reuse off), got '" +
+                 std::string(std::getenv("AMP_BUFFER_POOL_MIB")) + "'");
   if (relativeTolerance < 0 || absoluteTolerance < 0)
     return error("--rtol and --atol must not be negative");
   bool probing = !calibratePath.empty() || findNonfinite;

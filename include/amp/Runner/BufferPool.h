@@ -39,6 +39,10 @@ uint64_t poolHeldBytes();
 /// disables the pool's reuse).
 uint64_t poolLimitBytes();
 
+/// False when AMP_BUFFER_POOL_MIB is set to something other than a count of
+/// MiB (the pool then keeps its default; tools report it as an error).
+bool poolLimitVariableIsValid();
+
 } // namespace runtime
 } // namespace amp
 } // namespace mlir
