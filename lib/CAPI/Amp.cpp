@@ -12,6 +12,7 @@
 #include "amp-c/Amp.h"
 
 #include "amp/InitAll.h"
+#include "amp/Support/TextNesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -251,10 +252,13 @@ void ampDiagnosticsDestroy(AmpDiagnostic *diagnostics, size_t count) {
 AmpModule ampModuleParse(AmpContext context, const char *text, size_t length,
                          const char *sourceName) {
   size_t before = context->diagnostics.size();
+  StringRef name = sourceName ? StringRef(sourceName) : StringRef("<input>");
+  if (failed(amp::checkTextNesting(StringRef(text, length), name,
+                              &context->context)))
+    return nullptr;
   ParserConfig config(&context->context);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      StringRef(text, length), config,
-      sourceName ? StringRef(sourceName) : StringRef("<input>"));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(StringRef(text, length), config, name);
   if (!module) {
     if (!hasError(*context, before))
       emitError(UnknownLoc::get(&context->context),

@@ -191,17 +191,19 @@ llvm::Error mlir::amp::runtime::writeNpy(StringRef path,
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
 
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
-  if (error)
-    return fail("cannot write '" + path + "': " + error.message());
-  os << kMagic;
-  os << char(1) << char(0);
-  os << char(header.size() & 0xff) << char(header.size() >> 8);
-  os << header;
-  os.write(static_cast<const char *>(tensor.getData()), tensor.getByteSize());
-  os.close();
-  if (os.has_error())
-    return fail("cannot write '" + path + "': " + os.error().message());
+  // Written to a temporary file renamed into place once complete: a failed
+  // write leaves no partial file at `path`.
+  llvm::Error written = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << kMagic;
+    os << char(1) << char(0);
+    os << char(header.size() & 0xff) << char(header.size() >> 8);
+    os << header;
+    os.write(static_cast<const char *>(tensor.getData()),
+             tensor.getByteSize());
+    return llvm::Error::success();
+  });
+  if (written)
+    return fail("cannot write '" + path +
+                "': " + llvm::toString(std::move(written)));
   return llvm::Error::success();
 }

@@ -40,6 +40,14 @@ expect_error("verify", amp.convert,
 # CHECK-LABEL: verify: cannot parse <input>
 # CHECK-NEXT:    error at '<input>:2:3': type of return operand 0 ('f32') doesn't match function result type ('f16') in function @f
 
+# Nesting deeper than amp reads is refused before the parser could overflow
+# its stack.
+expect_error("nesting", amp.convert,
+             ir="func.func private @g(%a: " + "tuple<" * 2000 + "f32" +
+             ">" * 2000 + ")", name="deep.mlir")
+# CHECK-LABEL: nesting: cannot parse deep.mlir
+# CHECK-NEXT:    error at 'deep.mlir:1:6025': the input nests brackets (regions, attributes and types) more than 1000 levels deep here; amp does not read IR nested this deep
+
 # Option values and types are checked in Python, before anything runs:
 # AmpOptionError is an AmpError and a ValueError, without diagnostics.
 expect_error("precision", amp.convert, ir=MLP, precision="f8")

@@ -32,6 +32,7 @@
 #include "amp/Runner/Probes.h"
 #include "amp/Runner/RandomInputs.h"
 #include "amp/Runner/RuntimeLibrary.h"
+#include "amp/Support/TextNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -199,7 +200,10 @@ struct ProgramFile {
     if (!file)
       return llvm::createStringError("cannot open '" + path +
                                      "': " + file.getError().message());
+    llvm::StringRef text = (*file)->getBuffer();
     sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    if (failed(amp::checkTextNesting(text, path, &context)))
+      return llvm::createStringError("cannot parse '" + path + "'");
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
       return llvm::createStringError("cannot parse '" + path + "'");
@@ -433,6 +437,8 @@ int main(int argc, char **argv) {
     return error("AMP_BUFFER_POOL_MIB must be a count of MiB (0 turns the "
                  "buffer pool's reuse off), got '" +
                  std::string(std::getenv("AMP_BUFFER_POOL_MIB")) + "'");
+  if (repeat < 1)
+    return error("--repeat must be at least 1");
   if (relativeTolerance < 0 || absoluteTolerance < 0)
     return error("--rtol and --atol must not be negative");
   bool probing = !calibratePath.empty() || findNonfinite;
@@ -487,10 +493,19 @@ int main(int argc, char **argv) {
                  llvm::Twine(signature->results.size()) + " results, got " +
                  llvm::Twine(references.size()) + " --compare files");
 
-  // Inputs: from .npy files, or generated.
+  // Inputs: from .npy files, or generated; and the references, read before
+  // anything is written, so that a bad one leaves no output behind.
   auto sets = readInputSets(*signature);
   if (!sets)
     return error(sets.takeError());
+  llvm::SmallVector<HostTensor> referenceTensors;
+  for (const std::string &path : references) {
+    auto reference = readNpy(path);
+    if (!reference)
+      return error(reference.takeError());
+    referenceTensors.push_back(std::move(*reference));
+  }
+  // Saved before the call, so that a call that fails can be reproduced.
   if (!saveInputs.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
       return error("cannot create '" + saveInputs + "': " + ec.message());
@@ -562,9 +577,7 @@ int main(int argc, char **argv) {
 
   int status = 0;
   for (auto [i, path] : llvm::enumerate(references)) {
-    auto reference = readNpy(path);
-    if (!reference)
-      return error(reference.takeError());
+    const HostTensor *reference = &referenceTensors[i];
     const HostTensor &result = results.front()[i];
     auto stats = compareWithReference(result, *reference, relativeTolerance,
                                       absoluteTolerance);
