@@ -23,11 +23,14 @@
 #include "amp/Interfaces/AmpOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -363,6 +366,37 @@ private:
   llvm::function_ref<FloatRange(Value)> outside;
 };
 } // namespace
+
+/// Whether nothing writes into `buffer` or the views of it: each use reads
+/// it (as a tensor, an element, a vector, a copy's source, a linalg input)
+/// or takes a view of it that is only read as well. Anything else (a store,
+/// a linalg init, a call) may write it.
+static bool isReadOnlyBuffer(Value buffer) {
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<bufferization::ToTensorOp, memref::LoadOp, memref::DimOp,
+              vector::TransferReadOp, vector::LoadOp>(user))
+        continue;
+      if (auto copy = dyn_cast<memref::CopyOp>(user);
+          copy && use.get() == copy.getSource() &&
+          copy.getTarget() != copy.getSource())
+        continue;
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+          linalgOp && linalgOp.isDpsInput(&use))
+        continue;
+      if (auto viewOp = dyn_cast<ViewLikeOpInterface>(user);
+          viewOp && viewOp.getViewSource() == view) {
+        llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
+}
 
 static Bounds boundsOf(const FloatRange &r) {
   if (!r.isInitialized())
@@ -714,6 +748,14 @@ SmallVector<FloatRange> Evaluator::evaluate(Operation *op,
       isa<arith::ArithDialect, math::MathDialect, complex::ComplexDialect>(
           op->getDialect()))
     return {evaluateElementwise(op, operands, {})};
+  // Reads of a buffer nothing writes (a function's memref argument): what
+  // it holds. What a program writes into a buffer is not followed: reads of
+  // those are unknown ops below.
+  if (isa<bufferization::ToTensorOp, memref::LoadOp, vector::TransferReadOp,
+          vector::LoadOp>(op) &&
+      operands.size() >= 1 && operands[0].isInitialized() &&
+      isReadOnlyBuffer(op->getOperand(0)))
+    return {operands[0]};
   // Data movement (tensor, tosa, views and casts): the hull of the float
   // data it moves.
   bool movesData =

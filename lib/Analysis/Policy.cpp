@@ -143,10 +143,16 @@ private:
   LogicalResult fail(SMLoc loc, const Twine &msg) {
     if (!error.empty())
       return failure();
-    auto [line, col] = loc.isValid() ? sm.getLineAndColumn(loc)
-                                     : std::pair<unsigned, unsigned>(0, 0);
+    auto [line, col] = lineAndColumn(loc);
     error = (path + ":" + Twine(line) + ":" + Twine(col) + ": " + msg).str();
     return failure();
+  }
+  /// Where `loc` is in the file, or 0:0 where it is not in it: the YAML
+  /// parser can leave the nodes of malformed input pointing elsewhere.
+  std::pair<unsigned, unsigned> lineAndColumn(SMLoc loc) const {
+    if (!loc.isValid() || !sm.FindBufferContainingLoc(loc))
+      return {0, 0};
+    return sm.getLineAndColumn(loc);
   }
   FailureOr<std::string> scalar(llvm::yaml::Node *node, StringRef what);
   FailureOr<int64_t> integer(llvm::yaml::Node *node, StringRef what);
@@ -225,7 +231,7 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
   if (!map)
     return fail(node, "a rule must be a mapping with 'op' and 'policy' or "
                       "'accumulate'");
-  auto [line, col] = sm.getLineAndColumn(node->getSourceRange().Start);
+  auto [line, col] = lineAndColumn(node->getSourceRange().Start);
   rule.description = (path + ":" + Twine(line) + ":" + Twine(col)).str();
   bool hasOp = false;
   for (llvm::yaml::KeyValueNode &kv : *map) {
@@ -335,9 +341,16 @@ LogicalResult PolicyTable::loadFile(StringRef path, std::string &errorMessage) {
             .str();
     return failure();
   }
+  return loadBuffer((*buffer)->getBuffer(), path, errorMessage);
+}
+
+LogicalResult PolicyTable::loadBuffer(StringRef text, StringRef name,
+                                      std::string &errorMessage) {
   llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
-  PolicyFileReader reader(path, sm);
+  // The YAML scanner reads up to a terminating NUL: give it a copy.
+  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                        SMLoc());
+  PolicyFileReader reader(name, sm);
   // Syntax errors come from the YAML scanner through the SourceMgr.
   sm.setDiagHandler(
       [](const llvm::SMDiagnostic &diag, void *context) {
@@ -351,7 +364,7 @@ LogicalResult PolicyTable::loadFile(StringRef path, std::string &errorMessage) {
   std::vector<PolicyRule> newRules;
   if (failed(reader.read(newRules))) {
     errorMessage = reader.error.empty()
-                       ? (path + ": malformed policy file").str()
+                       ? (name + ": malformed policy file").str()
                        : reader.error;
     return failure();
   }

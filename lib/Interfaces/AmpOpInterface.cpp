@@ -430,14 +430,16 @@ FailureOr<Operation *> mlir::amp::convertByRetypingWith(
   // Check everything before changing anything.
   for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
     if (!canCreateFloatCast(operand.getType(), type))
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      return rewriter.notifyMatchFailure(op, [&, operand = operand,
+                                              type = type](Diagnostic &diag) {
         diag << "cannot cast operand of type " << operand.getType() << " to "
              << type;
       });
   // A result whose type changes must be castable back for its users.
   for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
     if (!canCreateFloatCast(type, result.getType()))
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      return rewriter.notifyMatchFailure(op, [&, result = result,
+                                              type = type](Diagnostic &diag) {
         diag << "no cast reconciles a result of type " << type
              << " with its users of type " << result.getType();
       });
@@ -533,7 +535,8 @@ LogicalResult mlir::amp::convertBlockBody(RewriterBase &rewriter, Block &block,
         createFloatCast(rewriter, terminator->getLoc(), operand.get(), type);
     if (!cast)
       return failure();
-    rewriter.modifyOpInPlace(terminator, [&] { operand.set(cast); });
+    OpOperand &yielded = operand;
+    rewriter.modifyOpInPlace(terminator, [&] { yielded.set(cast); });
   }
   return success();
 }

@@ -30,6 +30,11 @@
 using namespace mlir;
 
 void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
+  // Branches between blocks become scf.if and scf.while first: fusion and
+  // bufferization see structured control flow, and ownership-based
+  // deallocation (amp-free-temporaries) is not handed block arguments it
+  // mishandles (a buffer live across a branch crashed it).
+  pm.nest<func::FuncOp>().addPass(createLiftControlFlowToSCFPass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   OpPassManager &func = pm.nest<func::FuncOp>();
   // What tosa-to-linalg leaves: tosa.const, reshape, slice (also made by
@@ -260,7 +265,8 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
 void mlir::amp::registerAmpPipelines() {
   PassPipelineRegistration<>(
       "amp-fuse-kernels",
-      "Tensor-level kernels for amp's lowerings: elementwise ops to linalg, "
+      "Tensor-level kernels for amp's lowerings: branches lifted to scf, "
+      "elementwise ops to linalg, "
       "aggregates decomposed, casts fused into their producers or consumers",
       buildAmpFuseKernelsPipeline);
   PassPipelineRegistration<LowerToLLVMOptions>(

@@ -169,3 +169,21 @@ llvm::Error mlir::amp::runtime::checkArgument(const EntrySignature &signature,
                   formatShape(spec.shape) + ")");
   return llvm::Error::success();
 }
+
+llvm::Expected<HostTensor>
+mlir::amp::runtime::matchArgument(const EntrySignature &signature,
+                                  unsigned index, HostTensor tensor,
+                                  bool castFloats, llvm::StringRef source) {
+  ElementKind expected = signature.arguments[index].kind;
+  bool convertible = tensor.getElementKind() != expected &&
+                     isFloatKind(tensor.getElementKind()) &&
+                     isFloatKind(expected);
+  if (castFloats && convertible)
+    tensor = tensor.convertTo(expected);
+  if (llvm::Error err = checkArgument(signature, index, tensor, source)) {
+    bool hint = convertible && !castFloats;
+    return fail(toString(std::move(err)) +
+                (hint ? " (--cast-inputs converts it)" : ""));
+  }
+  return std::move(tensor);
+}

@@ -12,7 +12,11 @@
 using namespace mlir;
 using namespace mlir::amp::runtime;
 
+/// The element count of `shape`. Callers check that a shape without zeros
+/// fits in memory; one with a zero holds nothing whatever its other sizes.
 static int64_t product(llvm::ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t count = 1;
   for (int64_t size : shape)
     count *= size;

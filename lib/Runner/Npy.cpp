@@ -98,7 +98,11 @@ llvm::Expected<HostTensor> mlir::amp::runtime::readNpy(StringRef path) {
                                           /*RequiresNullTerminator=*/false);
   if (!file)
     return fail("cannot read '" + path + "': " + file.getError().message());
-  StringRef bytes = (*file)->getBuffer();
+  return parseNpy((*file)->getBuffer(), path);
+}
+
+llvm::Expected<HostTensor> mlir::amp::runtime::parseNpy(StringRef bytes,
+                                                        StringRef path) {
   if (!bytes.starts_with(kMagic) || bytes.size() < 10)
     return fail("'" + path + "' is not a .npy file");
   unsigned major = uint8_t(bytes[6]);
@@ -172,12 +176,13 @@ llvm::Expected<HostTensor> mlir::amp::runtime::readNpy(StringRef path) {
                 getElementKindName(*kind) + ", expected " +
                 llvm::Twine(expected) + ": trailing bytes");
   HostTensor tensor(*kind, shape);
-  std::memcpy(tensor.getData(), data.data(), tensor.getByteSize());
+  if (tensor.getByteSize())
+    std::memcpy(tensor.getData(), data.data(), tensor.getByteSize());
   return std::move(tensor);
 }
 
-llvm::Error mlir::amp::runtime::writeNpy(StringRef path,
-                                         const HostTensor &tensor) {
+void mlir::amp::runtime::printNpy(llvm::raw_ostream &os,
+                                   const HostTensor &tensor) {
   std::string header = "{'descr': '" + getDescr(tensor.getElementKind()).str() +
                        "', 'fortran_order': False, 'shape': (";
   for (int64_t size : tensor.getShape())
@@ -185,21 +190,30 @@ llvm::Error mlir::amp::runtime::writeNpy(StringRef path,
   if (tensor.getRank() > 1)
     header.resize(header.size() - 2);
   header += "), }";
-  // Magic, version and length take 10 bytes; pad the header so that the
-  // data starts at a multiple of 64, and end it with a newline.
-  size_t total = 10 + header.size() + 1;
+  // Magic, version and length take 10 bytes (version 1.0, a 16-bit length)
+  // or 12 (2.0, 32-bit, for headers of 64 KiB and more); pad the header so
+  // that the data starts at a multiple of 64, and end it with a newline.
+  bool wide = 10 + header.size() + 64 > 0xffff;
+  size_t prefix = wide ? 12 : 10;
+  size_t total = prefix + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
 
+  os << kMagic;
+  os << char(wide ? 2 : 1) << char(0);
+  for (size_t i = 0; i < prefix - 8; ++i)
+    os << char((header.size() >> (8 * i)) & 0xff);
+  os << header;
+  os.write(static_cast<const char *>(tensor.getData()), tensor.getByteSize());
+}
+
+
+llvm::Error mlir::amp::runtime::writeNpy(StringRef path,
+                                         const HostTensor &tensor) {
   // Written to a temporary file renamed into place once complete: a failed
   // write leaves no partial file at `path`.
   llvm::Error written = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << kMagic;
-    os << char(1) << char(0);
-    os << char(header.size() & 0xff) << char(header.size() >> 8);
-    os << header;
-    os.write(static_cast<const char *>(tensor.getData()),
-             tensor.getByteSize());
+    printNpy(os, tensor);
     return llvm::Error::success();
   });
   if (written)

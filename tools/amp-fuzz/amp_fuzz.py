@@ -3,7 +3,10 @@
 """amp-fuzz: amp's differential fuzzer.
 
 Generates seeded f32 programs (linalg named and generic ops, arith/math,
-tensor, scf.if), inputs of one magnitude class each (+-1, +-100, +-1e4,
+tensor, scf.if, and the constructs of --constructs: TOSA v1.0 ops, scf.for
+loops carrying a tensor, cf branches with tensor block arguments, private
+helper functions and calls, dynamic shapes, memrefs), inputs of one
+magnitude class each (+-1, +-100, +-1e4,
 tiny values around 1e-6, exact zeros), converts every program with
 `mixed-precision` in f16 and bf16 under each placement, and checks:
 
@@ -20,7 +23,7 @@ overflow in the low type is a wrong decision, not bad luck.
 
     amp_fuzz.py [--seed S] [--count N] [--precisions f16,bf16]
                 [--placements optimal,greedy,naive] [--failures DIR]
-                [--reduce] [--keep DIR]
+                [--reduce] [--keep DIR] [--constructs tosa,for,cf,...|none]
 
 Prints one line per failure and a summary
 `N programs, M conversions: crash=C verifier=V idempotence=I numeric=U nonfinite=F`;
@@ -50,33 +53,188 @@ SUBNORMAL = {"f16": 2.0 ** -24, "bf16": 0.0}
 MAGNITUDES = {"one": 1.0, "hundred": 100.0, "ten-thousand": 1e4, "tiny": 1e-6,
               "zeros": 0.0}
 F32_SAFE = 1e30  # the generator keeps every f32 value below this
+# amp assumes that values it knows nothing of (results of ops it has no
+# model for, such as bufferization.to_tensor) fit f16, and so does arithmetic
+# on them (docs/Ranges.md): the generator keeps such values well inside f16.
+ASSUMED_LIMIT = 32768.0
+
+UNARY_OPS = ["negf", "absf", "tanh", "exp", "relu", "sqrt_abs", "logistic", "square"]
+# A dense constant cannot have a dynamic shape: on tensor<?xNxf32> values
+# only the unary ops without one.
+UNARY_DYN_OPS = ["negf", "absf", "tanh", "exp", "sqrt_abs", "square"]
+BINARY_OPS = ["addf", "subf", "mulf", "maximumf", "minimumf"]
+TOSA_OPS = ["add", "sub", "mul", "maximum", "minimum", "exp", "tanh", "sigmoid",
+            "reciprocal", "abs", "negate", "reduce_sum", "matmul", "clamp"]
+# Elementwise ops of other dialects and the arith op whose error model they share.
+TOSA_BINARY = {"add": "addf", "sub": "subf", "mul": "mulf", "maximum": "maximumf",
+               "minimum": "minimumf"}
+TOSA_UNARY = {"exp": "exp", "tanh": "tanh", "sigmoid": "logistic", "abs": "absf",
+              "negate": "negf"}
+LINALG_BINARY = {"add": "addf", "sub": "subf", "mul": "mulf", "max": "maximumf",
+                 "min": "minimumf"}
+# Clamp bounds exact in f16 and bf16, lo <= 0 <= hi (so |clamp(x)| <= |x|).
+CLAMPS = [(-1.0, 1.0), (0.0, 6.0), (-100.0, 100.0), (0.0, 1000.0)]
+
+BASE_KINDS = ["unary", "unary", "binary", "binary", "matmul", "row_sum", "softmax",
+              "select"]
+CONSTRUCTS = {"tosa": ["tosa", "tosa", "tosa"], "for": ["for"], "cf": ["branch"],
+              "call": ["call"], "dynamic": ["dynamic"], "memref": ["memref"]}
+# What a private helper's body may contain: no branches on inputs (its
+# parameters are not inputs), no nested calls, no memref round trips.
+HELPER_KINDS = ["unary", "unary", "binary", "binary", "matmul", "row_sum", "softmax",
+                "tosa", "tosa", "for", "dynamic"]
+
+
+def dims(shape, dyn=False):
+    return "x".join("?" if dyn and i == 0 else str(d) for i, d in enumerate(shape))
 
 
 class Value:
     """An SSA tensor value: its name, shape, magnitude bound and error bound
     (absolute, first order, in units of the low type's unit roundoff u, plus
-    a term in the subnormal spacing s: err <= eu * u + es * s)."""
+    a term in the subnormal spacing s: err <= eu * u + es * s). `dyn`: its
+    type has a dynamic first dimension (the shape is what it holds).
+    `assumed`: computed from a value whose range amp does not know (a
+    memref read as a tensor), so amp assumes it fits f16."""
 
-    def __init__(self, name, shape, bound, eu, es):
+    def __init__(self, name, shape, bound, eu, es, dyn=False, assumed=False):
         self.name, self.shape, self.bound, self.eu, self.es = name, shape, bound, eu, es
+        self.dyn, self.assumed = dyn, assumed
+
+    def like(self, name, bound, eu, es, other=None):
+        """A value of this one's type (computed from this one and other)."""
+        return Value(name, self.shape, bound, eu, es, self.dyn,
+                     self.assumed or (other is not None and other.assumed))
+
+    def fits(self):
+        """Within what amp may assume of it (see ASSUMED_LIMIT)."""
+        return not self.assumed or self.bound <= ASSUMED_LIMIT
+
+    def within(self, other):
+        """Every bound of this value is at most other's: a model derived for
+        other holds for this (every model here is monotone in its inputs)."""
+        return (self.bound <= other.bound and self.eu <= other.eu
+                and self.es <= other.es)
+
+    @property
+    def size(self):
+        return math.prod(self.shape)
 
     @property
     def type(self):
-        return "tensor<%sxf32>" % "x".join(map(str, self.shape))
+        return "tensor<%sxf32>" % dims(self.shape, self.dyn)
+
+    @property
+    def static_type(self):
+        return "tensor<%sxf32>" % dims(self.shape)
+
+    @property
+    def memref_type(self):
+        return "memref<%sxf32>" % dims(self.shape)
+
+
+def unary_model(op, name, x):
+    """The error model of a unary op (arith/math or the TOSA op of the same
+    function); None when its bound would leave f32's safe range."""
+    if op in ("negf", "absf"):
+        return x.like(name, x.bound, x.eu + x.bound, x.es + 1)
+    if op == "tanh":
+        return x.like(name, min(1.0, x.bound), x.eu + 1, x.es + 1)
+    if op == "exp":
+        if x.bound > 60:
+            return None
+        b = math.exp(x.bound)
+        return x.like(name, b, b * x.eu + b, b * x.es + 1)
+    if op == "relu":
+        return x.like(name, x.bound, x.eu, x.es)
+    if op == "sqrt_abs":
+        # sqrt is not Lipschitz at 0: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|).
+        b = math.sqrt(x.bound)
+        return x.like(name, b, b + math.sqrt(x.eu) * 4 + 1, math.sqrt(x.es + 1) * 64)
+    if op == "logistic":
+        if x.bound > 60:
+            return None
+        # The derivative is at most 1/4; a few roundings of values <= 1
+        # (the exponential's relative error is divided by 1 + e).
+        return x.like(name, 1.0, x.eu / 4 + 4, x.es + 4)
+    if op == "square":
+        b = x.bound * x.bound
+        if b > F32_SAFE:
+            return None
+        return x.like(name, b, 2 * x.bound * x.eu + b, 2 * x.bound * x.es + 1)
+    raise ValueError(op)
+
+
+def binary_model(op, name, x, y):
+    if op in ("addf", "subf"):
+        b = x.bound + y.bound
+        return x.like(name, b, x.eu + y.eu + b, x.es + y.es + 1, y)
+    if op == "mulf":
+        b = x.bound * y.bound
+        if b > F32_SAFE:
+            return None
+        return x.like(name, b, x.bound * y.eu + y.bound * x.eu + b,
+                      x.bound * y.es + y.bound * x.es + 1, y)
+    return x.like(name, max(x.bound, y.bound), max(x.eu, y.eu), max(x.es, y.es), y)
+
+
+def join(name, x, y):
+    """A value that is x or y (the same choice in f32 and the low type)."""
+    return x.like(name, max(x.bound, y.bound), max(x.eu, y.eu), max(x.es, y.es), y)
+
+
+def product_model(name, shape, x, y, c):
+    """sum_k x[i, k] y[j, k] over c terms."""
+    b = c * x.bound * y.bound
+    if b > F32_SAFE:
+        return None
+    # Long sums accumulate in f32 (amp's policy), short ones may not: the
+    # sum's rounding is bounded by c u b either way.
+    return Value(name, shape, b, c * (x.bound * y.eu + y.bound * x.eu) + c * b + b,
+                 c * (x.bound * y.es + y.bound * x.es) + c, assumed=x.assumed or y.assumed)
+
+
+def sum_model(name, shape, x, c):
+    """A sum of c elements of x."""
+    b = c * x.bound
+    return Value(name, shape, b, c * x.eu + c * b + b, c * x.es + c, assumed=x.assumed)
 
 
 class Program:
-    def __init__(self, rng, magnitude):
+    def __init__(self, rng, magnitude, constructs=()):
         self.rng = rng
         self.lines = []
         self.counter = 0
+        self.constructs = set(constructs)
         rows, cols = rng.choice([1, 3, 8, 16, 17]), rng.choice([1, 4, 16, 31])
         self.shape = [rows, cols]
-        self.args = []
+        self.params = []   # main's (name, type)
+        self.args = []     # the inputs as tensors of main's body
+        self.helpers = []  # text of the private functions
+        self.callees = []  # (symbol, parameter Values, result Value)
+        self.blocks = 0
+        self.depth = 0     # > 0 while generating a helper's body
         for i in range(rng.choice([1, 2, 3])):
+            form = "tensor"
+            if "dynamic" in self.constructs and rng.random() < 0.2:
+                form = "dynamic"
+            elif "memref" in self.constructs and rng.random() < 0.15:
+                form = "memref"
             # Inputs are rounded to the low type by the conversion: one u.
-            self.args.append(Value("%%arg%d" % i, self.shape, magnitude,
-                                   magnitude, 1.0))
+            v = Value("%%arg%d" % i, self.shape, magnitude, magnitude, 1.0,
+                      dyn=form == "dynamic")
+            if form == "memref":
+                # amp-run passes identity-layout memrefs; the body reads it
+                # as a tensor that nothing writes, so input-range holds for
+                # it as for tensor arguments.
+                self.params.append((v.name, v.memref_type))
+                t = self.fresh()
+                self.emit("%s = bufferization.to_tensor %s restrict : %s to %s"
+                          % (t, v.name, v.memref_type, v.type))
+                v = v.like(t, v.bound, v.eu, v.es)
+            else:
+                self.params.append((v.name, v.type))
+            self.args.append(v)
         self.magnitude = magnitude
 
     def fresh(self):
@@ -86,105 +244,87 @@ class Program:
     def emit(self, text):
         self.lines.append("    " + text)
 
+    def label(self, text):
+        self.lines.append("  " + text)
+
     def empty(self, shape):
         name = self.fresh()
         self.emit("%s = tensor.empty() : tensor<%sxf32>" % (name, "x".join(map(str, shape))))
         return name
 
-    # Each op returns a Value or None when its bounds would leave f32's safe
-    # range (then another op is tried).
-    def unary(self, x):
-        op = self.rng.choice(["negf", "absf", "tanh", "exp", "relu", "sqrt_abs",
-                              "logistic", "square"])
+    def const(self, value, type_):
         name = self.fresh()
-        t = x.type
-        if op == "negf" or op == "absf":
-            self.emit("%s = %s %s : %s" % (name, "arith." + op if op == "negf" else "math.absf", x.name, t))
-            return Value(name, x.shape, x.bound, x.eu + x.bound, x.es + 1)
-        if op == "tanh":
-            self.emit("%s = math.tanh %s : %s" % (name, x.name, t))
-            return Value(name, x.shape, min(1.0, x.bound), x.eu + 1, x.es + 1)
-        if op == "exp":
-            if x.bound > 60:
-                return None
-            b = math.exp(x.bound)
-            self.emit("%s = math.exp %s : %s" % (name, x.name, t))
-            return Value(name, x.shape, b, b * x.eu + b, b * x.es + 1)
-        if op == "relu":
-            zero = self.fresh()
-            self.emit("%s = arith.constant dense<0.0> : %s" % (zero, t))
+        self.emit("%s = arith.constant %s : %s" % (name, value, type_))
+        return name
+
+    def tosa_const(self, value, type_):
+        name = self.fresh()
+        self.emit('%s = "tosa.const"() <{values = dense<%s> : %s}> : () -> %s'
+                  % (name, value, type_, type_))
+        return name
+
+    # Each op returns a Value or None when its bounds would leave f32's safe
+    # range (then its text is dropped and another op is tried).
+    def unary(self, x, op=None):
+        if op is None:
+            op = self.rng.choice(UNARY_DYN_OPS if x.dyn else UNARY_OPS)
+        v = unary_model(op, self.fresh(), x)
+        if v is None:
+            return None
+        name, t = v.name, x.type
+        if op == "negf":
+            self.emit("%s = arith.negf %s : %s" % (name, x.name, t))
+        elif op in ("absf", "tanh", "exp"):
+            self.emit("%s = math.%s %s : %s" % (name, op, x.name, t))
+        elif op == "relu":
+            zero = self.const("dense<0.0>", t)
             self.emit("%s = arith.maximumf %s, %s : %s" % (name, x.name, zero, t))
-            return Value(name, x.shape, x.bound, x.eu, x.es)
-        if op == "sqrt_abs":
+        elif op == "sqrt_abs":
             a = self.fresh()
             self.emit("%s = math.absf %s : %s" % (a, x.name, t))
             self.emit("%s = math.sqrt %s : %s" % (name, a, t))
-            # sqrt is not Lipschitz at 0: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|).
-            b = math.sqrt(x.bound)
-            return Value(name, x.shape, b, b + math.sqrt(x.eu) * 4 + 1,
-                         math.sqrt(x.es + 1) * 64)
-        if op == "logistic":
-            if x.bound > 60:
-                return None
-            e, one, d, out = self.fresh(), self.fresh(), self.fresh(), self.fresh()
-            self.emit("%s = arith.negf %s : %s" % (name, x.name, t))
-            self.emit("%s = math.exp %s : %s" % (e, name, t))
-            self.emit("%s = arith.constant dense<1.0> : %s" % (one, t))
+        elif op == "logistic":
+            n, e, d = self.fresh(), self.fresh(), self.fresh()
+            self.emit("%s = arith.negf %s : %s" % (n, x.name, t))
+            self.emit("%s = math.exp %s : %s" % (e, n, t))
+            one = self.const("dense<1.0>", t)
             self.emit("%s = arith.addf %s, %s : %s" % (d, one, e, t))
-            self.emit("%s = arith.divf %s, %s : %s" % (out, one, d, t))
-            # The derivative is at most 1/4; a few roundings of values <= 1
-            # (the exponential's relative error is divided by 1 + e).
-            return Value(out, x.shape, 1.0, x.eu / 4 + 4, x.es + 4)
-        if op == "square":
-            b = x.bound * x.bound
-            if b > F32_SAFE:
-                return None
+            self.emit("%s = arith.divf %s, %s : %s" % (name, one, d, t))
+        elif op == "square":
             self.emit("%s = arith.mulf %s, %s : %s" % (name, x.name, x.name, t))
-            return Value(name, x.shape, b, 2 * x.bound * x.eu + b, 2 * x.bound * x.es + 1)
+        return v
 
-    def binary(self, x, y):
-        op = self.rng.choice(["addf", "subf", "mulf", "maximumf", "minimumf"])
-        name = self.fresh()
-        self.emit("%s = arith.%s %s, %s : %s" % (name, op, x.name, y.name, x.type))
-        if op in ("addf", "subf"):
-            b = x.bound + y.bound
-            return Value(name, x.shape, b, x.eu + y.eu + b, x.es + y.es + 1)
-        if op == "mulf":
-            b = x.bound * y.bound
-            if b > F32_SAFE:
-                return None
-            return Value(name, x.shape, b, x.bound * y.eu + y.bound * x.eu + b,
-                         x.bound * y.es + y.bound * x.es + 1)
-        return Value(name, x.shape, max(x.bound, y.bound), max(x.eu, y.eu),
-                     max(x.es, y.es))
+    def binary(self, x, y, op=None):
+        op = op or self.rng.choice(BINARY_OPS)
+        v = binary_model(op, self.fresh(), x, y)
+        if v is not None:
+            self.emit("%s = arith.%s %s, %s : %s" % (v.name, op, x.name, y.name, x.type))
+        return v
 
     def matmul(self, x, y):
         # x (r, c) by y^T (c, r): a square-free product with K = c.
         r, c = x.shape
+        v = product_model(self.fresh(), [r, r], x, y, c)
+        if v is None:
+            return None
         t = self.fresh()
         e = self.empty([c, r])
         self.emit("%s = linalg.transpose ins(%s : %s) outs(%s : tensor<%dx%dxf32>) permutation = [1, 0]"
                   % (t, y.name, y.type, e, c, r))
         out = self.empty([r, r])
-        z, acc, name = self.fresh(), self.fresh(), self.fresh()
-        self.emit("%s = arith.constant 0.0 : f32" % z)
+        z = self.const("0.0", "f32")
+        acc = self.fresh()
         self.emit("%s = linalg.fill ins(%s : f32) outs(%s : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>"
                   % (acc, z, out, r, r, r, r))
         self.emit("%s = linalg.matmul ins(%s, %s : %s, tensor<%dx%dxf32>) outs(%s : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>"
-                  % (name, x.name, t, x.type, c, r, acc, r, r, r, r))
-        b = c * x.bound * y.bound
-        if b > F32_SAFE:
-            return None
-        # Long sums accumulate in f32 (amp's policy), short ones may not: the
-        # sum's rounding is bounded by c u b either way.
-        return Value(name, [r, r], b, c * (x.bound * y.eu + y.bound * x.eu) + c * b + b,
-                     c * (x.bound * y.es + y.bound * x.es) + c)
+                  % (v.name, x.name, t, x.type, c, r, acc, r, r, r, r))
+        return v
 
     def row_sum(self, x):
         r, c = x.shape
         out = self.empty([r])
-        z, acc, s = self.fresh(), self.fresh(), self.fresh()
-        self.emit("%s = arith.constant 0.0 : f32" % z)
+        z = self.const("0.0", "f32")
+        acc, s = self.fresh(), self.fresh()
         self.emit("%s = linalg.fill ins(%s : f32) outs(%s : tensor<%dxf32>) -> tensor<%dxf32>"
                   % (acc, z, out, r, r))
         self.emit("%s = linalg.reduce ins(%s : %s) outs(%s : tensor<%dxf32>) dimensions = [1]" % (s, x.name, x.type, acc, r))
@@ -193,8 +333,7 @@ class Program:
         name = self.fresh()
         self.emit("%s = linalg.broadcast ins(%s : tensor<%dxf32>) outs(%s : %s) dimensions = [1]"
                   % (name, s, r, e, x.type))
-        b = c * x.bound
-        return Value(name, x.shape, b, c * x.eu + c * b + b, c * x.es + c)
+        return sum_model(name, x.shape, x, c)
 
     def softmax(self, x):
         e = self.empty(x.shape)
@@ -203,62 +342,293 @@ class Program:
                   % (name, x.name, x.type, e, x.type, x.type))
         # Bounded in [0, 1]; the error of its input enters through the
         # exponentials relative to their sum: at most 2 err_x.
-        return Value(name, x.shape, 1.0, 2 * x.eu + 8, 2 * x.es + 8)
+        return x.like(name, 1.0, 2 * x.eu + 8, 2 * x.es + 8)
+
+    def condition(self):
+        """An i1 that is the same in f32 and the low type: the sign of an
+        input element that is the class's extreme or an exact zero (see
+        the inputs in main; rounding never crosses zero)."""
+        inputs = [a for a in self.args if a.size > 1]
+        if not inputs:
+            return None
+        a = self.rng.choice(inputs)
+        flat = self.rng.choice([0, 1]) if a.size > 2 else 0
+        i, j = divmod(flat, a.shape[1])
+        ci, cj = self.const(i, "index"), self.const(j, "index")
+        elem, cond = self.fresh(), self.fresh()
+        self.emit("%s = tensor.extract %s[%s, %s] : %s" % (elem, a.name, ci, cj, a.type))
+        zf = self.const("0.0", "f32")
+        self.emit("%s = arith.cmpf ogt, %s, %s : f32" % (cond, elem, zf))
+        return cond
 
     def select(self, x, y):
-        # scf.if on a scalar of x: both branches are values of this program.
-        zero_i, elem, cond, name = self.fresh(), self.fresh(), self.fresh(), self.fresh()
-        self.emit("%s = arith.constant 0 : index" % zero_i)
-        self.emit("%s = tensor.extract %s[%s, %s] : %s" % (elem, x.name, zero_i, zero_i, x.type))
-        zf = self.fresh()
-        self.emit("%s = arith.constant 0.0 : f32" % zf)
-        self.emit("%s = arith.cmpf ogt, %s, %s : f32" % (cond, elem, zf))
+        # scf.if on an element of an input: both branches are values of
+        # this program.
+        cond = self.condition()
+        if cond is None:
+            return None
+        name = self.fresh()
         self.emit("%s = scf.if %s -> (%s) {\n      scf.yield %s : %s\n    } else {\n      scf.yield %s : %s\n    }"
                   % (name, cond, x.type, x.name, x.type, y.name, x.type))
-        # Rounding may flip the branch when x[0, 0] is within its error of 0:
-        # the generator only uses it on exact zeros or on inputs, see below.
-        return Value(name, x.shape, max(x.bound, y.bound), max(x.eu, y.eu), max(x.es, y.es))
+        return join(name, x, y)
 
-    def generate(self, length):
-        pool = list(self.args)
+    def tosa(self, x, y):
+        """One TOSA v1.0 op (or a short chain of them) on static tensors."""
+        op = self.rng.choice(TOSA_OPS)
+        t = x.type
+        if op in TOSA_BINARY:
+            v = binary_model(TOSA_BINARY[op], self.fresh(), x, y)
+            if v is None:
+                return None
+            if op == "mul":
+                shift = self.tosa_const("0", "tensor<1xi8>")
+                self.emit("%s = tosa.mul %s, %s, %s : (%s, %s, tensor<1xi8>) -> %s"
+                          % (v.name, x.name, y.name, shift, t, t, t))
+            else:
+                self.emit("%s = tosa.%s %s, %s : (%s, %s) -> %s"
+                          % (v.name, op, x.name, y.name, t, t, t))
+            return v
+        if op in TOSA_UNARY:
+            v = unary_model(TOSA_UNARY[op], self.fresh(), x)
+            if v is None:
+                return None
+            if op == "negate":
+                zp = self.tosa_const("0.0", "tensor<1xf32>")
+                self.emit("%s = tosa.negate %s, %s, %s : (%s, tensor<1xf32>, tensor<1xf32>) -> %s"
+                          % (v.name, x.name, zp, zp, t, t))
+            else:
+                self.emit("%s = tosa.%s %s : (%s) -> %s" % (v.name, op, x.name, t, t))
+            return v
+        if op == "reciprocal":
+            # 1 / (|x| + 1): the divisor is at least 1 in either type, so
+            # |1/d - 1/d'| <= |d - d'|, plus one rounding of a value <= 1.
+            a, d, name = self.fresh(), self.fresh(), self.fresh()
+            self.emit("%s = tosa.abs %s : (%s) -> %s" % (a, x.name, t, t))
+            one = self.tosa_const("1.0", t)
+            self.emit("%s = tosa.add %s, %s : (%s, %s) -> %s" % (d, a, one, t, t, t))
+            self.emit("%s = tosa.reciprocal %s : (%s) -> %s" % (name, d, t, t))
+            b = x.bound + 1
+            return x.like(name, 1.0, x.eu + b + 1, x.es + 2)
+        if op == "clamp":
+            lo, hi = self.rng.choice(CLAMPS)
+            name = self.fresh()
+            self.emit("%s = tosa.clamp %s {min_val = %r : f32, max_val = %r : f32} : (%s) -> %s"
+                      % (name, x.name, lo, hi, t, t))
+            # 1-Lipschitz, and the bounds are exact in the low type.
+            return x.like(name, min(x.bound, max(-lo, hi)), x.eu, x.es)
+        r, c = x.shape
+        if op == "reduce_sum":
+            s = sum_model(self.fresh(), [r, 1], x, c)
+            st = s.type
+            self.emit("%s = tosa.reduce_sum %s {axis = 1 : i32} : (%s) -> %s"
+                      % (s.name, x.name, t, st))
+            if self.rng.random() < 0.5:
+                return s
+            # x + its row sums, broadcast along the rows.
+            v = binary_model("addf", self.fresh(), x, s)
+            self.emit("%s = tosa.add %s, %s : (%s, %s) -> %s" % (v.name, x.name, s.name, t, st, t))
+            return v
+        assert op == "matmul"
+        v = product_model(self.fresh(), [r, r], x, y, c)
+        if v is None:
+            return None
+        s3 = self.fresh()
+        self.emit("%s = tosa.const_shape {values = dense<[1, %d, %d]> : tensor<3xindex>} : () -> !tosa.shape<3>"
+                  % (s3, r, c))
+        a, b, bt = self.fresh(), self.fresh(), self.fresh()
+        t3 = "tensor<1x%dx%dxf32>" % (r, c)
+        self.emit("%s = tosa.reshape %s, %s : (%s, !tosa.shape<3>) -> %s" % (a, x.name, s3, t, t3))
+        self.emit("%s = tosa.reshape %s, %s : (%s, !tosa.shape<3>) -> %s" % (b, y.name, s3, t, t3))
+        self.emit("%s = tosa.transpose %s {perms = array<i32: 0, 2, 1>} : (%s) -> tensor<1x%dx%dxf32>"
+                  % (bt, b, t3, c, r))
+        zp = self.tosa_const("0.0", "tensor<1xf32>")
+        m = self.fresh()
+        self.emit("%s = tosa.matmul %s, %s, %s, %s : (%s, tensor<1x%dx%dxf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x%dx%dxf32>"
+                  % (m, a, bt, zp, zp, t3, c, r, r, r))
+        s2 = self.fresh()
+        self.emit("%s = tosa.const_shape {values = dense<[%d, %d]> : tensor<2xindex>} : () -> !tosa.shape<2>"
+                  % (s2, r, r))
+        self.emit("%s = tosa.reshape %s, %s : (tensor<1x%dx%dxf32>, !tosa.shape<2>) -> %s"
+                  % (v.name, m, s2, r, r, v.type))
+        return v
+
+    def loop(self, x, y):
+        """scf.for of k iterations of acc = binary(unary(acc), y) from x: the
+        model is applied k times (the error compounds per iteration)."""
+        k = self.rng.choice([2, 3, 4])
+        op1 = self.rng.choice(UNARY_DYN_OPS if x.dyn else UNARY_OPS)
+        op2 = self.rng.choice(BINARY_OPS)
+        saved = self.lines
+        self.lines = []  # the model's text is dropped
+        v = x
+        for _ in range(k):
+            u = self.unary(v, op1)
+            v = u and u.fits() and self.binary(u, y, op2)
+            if not v or not v.fits():
+                v = None
+                break
+        self.lines = saved
+        if v is None:
+            return None
+        c0, c1, ck = self.const(0, "index"), self.const(1, "index"), self.const(k, "index")
+        i, acc, name = self.fresh(), self.fresh(), self.fresh()
+        self.lines = []
+        u = self.unary(x.like(acc, x.bound, x.eu, x.es), op1)
+        w = self.binary(u, y, op2)
+        body, self.lines = self.lines, saved
+        self.emit("%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) {"
+                  % (name, i, c0, ck, c1, acc, x.name, x.type))
+        self.lines += ["  " + line for line in body]
+        self.emit("  scf.yield %s : %s" % (w.name, x.type))
+        self.emit("}")
+        return v.like(name, v.bound, v.eu, v.es)
+
+    def branch(self, x, y):
+        """cf.cond_br on an input element to two blocks that take x and y as
+        block arguments, apply a unary op each and branch to a join block."""
+        cond = self.condition()
+        if cond is None:
+            return None
+        b1, b2, bj = self.blocks + 1, self.blocks + 2, self.blocks + 3
+        self.blocks += 3
+        t = x.type
+        self.emit("cf.cond_br %s, ^bb%d(%s : %s), ^bb%d(%s : %s)" % (cond, b1, x.name, t, b2, y.name, t))
+        arms = []
+        for block, v in ((b1, x), (b2, y)):
+            p = v.like(self.fresh(), v.bound, v.eu, v.es)
+            self.label("^bb%d(%s: %s):" % (block, p.name, t))
+            op = self.rng.choice((UNARY_DYN_OPS if x.dyn else UNARY_OPS) + ["none"])
+            a = p if op == "none" else self.unary(p, op)
+            if a is None:
+                return None
+            self.emit("cf.br ^bb%d(%s : %s)" % (bj, a.name, t))
+            arms.append(a)
+        name = self.fresh()
+        self.label("^bb%d(%s: %s):" % (bj, name, t))
+        return join(name, arms[0], arms[1])
+
+    def call(self, x, y, pool):
+        """func.call of a private helper: a new one of parameters x (and y),
+        or an existing one whose parameters' bounds cover values of the pool
+        (its result's model then holds for them too)."""
+        if self.callees and self.rng.random() < 0.5:
+            sym, params, result = self.rng.choice(self.callees)
+            args = []
+            for p in params:
+                fits = [v for v in pool if v.type == p.type and v.within(p)
+                        and (p.assumed or not v.assumed)]
+                if not fits:
+                    return None
+                args.append(self.rng.choice(fits))
+        else:
+            args = [x] if x is y or self.rng.random() < 0.5 else [x, y]
+            sym = "@helper%d" % len(self.callees)
+            params = [v.like("%%p%d" % i, v.bound, v.eu, v.es) for i, v in enumerate(args)]
+            saved, self.lines = self.lines, []
+            self.depth += 1
+            body = self.grow(list(params), self.rng.randint(1, 3), HELPER_KINDS)
+            self.depth -= 1
+            lines, self.lines = self.lines, saved
+            if len(body) == len(params):
+                return None
+            result = body[-1]
+            self.helpers.append("func.func private %s(%s) -> %s {\n%s\n    return %s : %s\n}\n"
+                                % (sym, ", ".join("%s: %s" % (p.name, p.type) for p in params),
+                                   result.type, "\n".join(lines), result.name, result.type))
+            self.callees.append((sym, params, result))
+        name = self.fresh()
+        self.emit("%s = func.call %s(%s) : (%s) -> %s"
+                  % (name, sym, ", ".join(a.name for a in args),
+                     ", ".join(p.type for p in params), result.type))
+        return Value(name, result.shape, result.bound, result.eu, result.es, result.dyn,
+                     result.assumed)
+
+    def dynamic(self, x):
+        """tensor.cast to a dynamic first dimension, or back to static: exact."""
+        name = self.fresh()
+        to = Value(name, x.shape, x.bound, x.eu, x.es, not x.dyn, x.assumed)
+        self.emit("%s = tensor.cast %s : %s to %s" % (name, x.name, x.type, to.type))
+        return to
+
+    def memref(self, x, y):
+        """An elementwise linalg op on memrefs: the operands' buffers, a
+        memref.alloc for the result, read back as a tensor."""
+        op = self.rng.choice(sorted(LINALG_BINARY))
+        v = binary_model(LINALG_BINARY[op], self.fresh(), x, y)
+        if v is None:
+            return None
+        v.assumed = True  # amp has no model of bufferization.to_tensor
+        mt = x.memref_type
+        mx, my = self.fresh(), self.fresh()
+        self.emit("%s = bufferization.to_buffer %s read_only : %s to %s" % (mx, x.name, x.type, mt))
+        self.emit("%s = bufferization.to_buffer %s read_only : %s to %s" % (my, y.name, y.type, mt))
+        out = self.fresh()
+        self.emit("%s = memref.alloc() : %s" % (out, mt))
+        self.emit("linalg.%s ins(%s, %s : %s, %s) outs(%s : %s)" % (op, mx, my, mt, mt, out, mt))
+        self.emit("%s = bufferization.to_tensor %s restrict : %s to %s" % (v.name, out, mt, x.type))
+        return v
+
+    def apply(self, kind, x, y, pool):
+        if x.dyn and kind not in ("unary", "binary", "for", "branch", "dynamic"):
+            return None
+        if kind == "unary":
+            return self.unary(x)
+        if kind == "binary":
+            return self.binary(x, y)
+        if kind == "matmul" and len(x.shape) == 2:
+            return self.matmul(x, y)
+        if kind == "row_sum":
+            return self.row_sum(x)
+        if kind == "softmax":
+            return self.softmax(x)
+        if kind == "select" and self.depth == 0:
+            return self.select(x, y)
+        if kind == "tosa":
+            return self.tosa(x, y)
+        if kind == "for":
+            return self.loop(x, y)
+        if kind == "branch" and self.depth == 0:
+            return self.branch(x, y)
+        if kind == "call" and self.depth == 0:
+            return self.call(x, y, pool)
+        if kind == "dynamic":
+            return self.dynamic(x)
+        if kind == "memref":
+            return self.memref(x, y)
+        return None
+
+    def grow(self, pool, length, kinds):
         steps = 0
         tries = 0
         while steps < length and tries < length * 10:
             tries += 1
-            kind = self.rng.choice(["unary", "unary", "binary", "binary", "matmul",
-                                    "row_sum", "softmax", "select"])
+            kind = self.rng.choice(kinds)
             x = self.rng.choice(pool)
-            same = [v for v in pool if v.shape == x.shape]
-            y = self.rng.choice(same)
-            if kind == "unary":
-                v = self.unary(x)
-            elif kind == "binary":
-                v = self.binary(x, y)
-            elif kind == "matmul" and len(x.shape) == 2:
-                v = self.matmul(x, y)
-            elif kind == "row_sum":
-                v = self.row_sum(x)
-            elif kind == "softmax":
-                v = self.softmax(x)
-            elif kind == "select" and x in self.args and x.shape == y.shape:
-                # Branch on an input: rounded to the low type it keeps its
-                # sign (rounding never crosses zero).
-                v = self.select(x, y)
-            else:
-                v = None
-            if v is None:
+            y = self.rng.choice([v for v in pool if v.type == x.type])
+            mark = len(self.lines)
+            v = self.apply(kind, x, y, pool)
+            if v is None or not v.fits():
+                del self.lines[mark:]
                 continue
             pool.append(v)
             steps += 1
+        return pool
+
+    def generate(self, length):
+        kinds = list(BASE_KINDS)
+        for c in sorted(self.constructs):
+            kinds += CONSTRUCTS[c]
+        pool = self.grow(list(self.args), length, kinds)
         results = [v for v in pool[len(self.args):]][-2:] or [self.args[0]]
         return results
 
     def text(self, results):
-        params = ", ".join("%s: %s" % (a.name, a.type) for a in self.args)
+        params = ", ".join("%s: %s" % p for p in self.params)
         rtypes = ", ".join(r.type for r in results)
         body = "\n".join(self.lines)
-        return ("func.func @main(%s) -> (%s) {\n%s\n    return %s : %s\n}\n"
-                % (params, rtypes, body, ", ".join(r.name for r in results), rtypes))
+        return "".join(self.helpers) + (
+            "func.func @main(%s) -> (%s) {\n%s\n    return %s : %s\n}\n"
+            % (params, rtypes, body, ", ".join(r.name for r in results), rtypes))
 
 
 def run(cmd, **kw):
@@ -283,6 +653,10 @@ def main():
     ap.add_argument("--reduce", action="store_true",
                     help="reduce failing programs with mlir-reduce")
     ap.add_argument("--keep", help="keep every program and result here")
+    ap.add_argument("--constructs", default=",".join(sorted(CONSTRUCTS)),
+                    help="constructs generated besides linalg, arith/math, tensor and "
+                    "scf.if (comma-separated; default: all of %s; 'none' for none)"
+                    % ",".join(sorted(CONSTRUCTS)))
     ap.add_argument("--bin", default=BIN,
                     help="folder of amp-opt and amp-run (default: build/bin)")
     args = ap.parse_args()
@@ -290,6 +664,10 @@ def main():
     amp_run = os.path.join(args.bin, "amp-run")
     precisions = args.precisions.split(",")
     placements = args.placements.split(",")
+    constructs = [c for c in args.constructs.split(",") if c and c != "none"]
+    for c in constructs:
+        if c not in CONSTRUCTS:
+            ap.error("unknown construct '%s' (known: %s)" % (c, ",".join(sorted(CONSTRUCTS))))
     counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0}
     conversions = 0
     failures = []
@@ -301,7 +679,7 @@ def main():
             rng = random.Random(seed)
             magnitude_class = rng.choice(list(MAGNITUDES))
             magnitude = MAGNITUDES[magnitude_class]
-            program = Program(rng, magnitude)
+            program = Program(rng, magnitude, constructs)
             results = program.generate(rng.randint(1, args.length))
             stem = os.path.join(work, "p%d" % seed)
             src = stem + ".mlir"

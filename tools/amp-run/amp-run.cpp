@@ -232,19 +232,7 @@ static llvm::Expected<HostTensor> readArgument(const EntrySignature &signature,
   auto read = readNpy(path);
   if (!read)
     return read.takeError();
-  ElementKind expected = signature.arguments[index].kind;
-  bool convertible = read->getElementKind() != expected &&
-                     isFloatKind(read->getElementKind()) &&
-                     isFloatKind(expected);
-  if (castInputs && convertible)
-    *read = read->convertTo(expected);
-  if (llvm::Error err = checkArgument(signature, index, *read, path)) {
-    bool hint = convertible && !castInputs;
-    return llvm::createStringError(
-        toString(std::move(err)) +
-        (hint ? " (--cast-inputs converts it)" : ""));
-  }
-  return std::move(*read);
+  return matchArgument(signature, index, std::move(*read), castInputs, path);
 }
 
 /// The calls to make: one per --input-dir folder, or one on the --input

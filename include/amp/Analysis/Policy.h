@@ -54,6 +54,9 @@ public:
   /// Reads rules from `path` (JSON or YAML). On failure returns a message
   /// that starts with `path:line:col:`.
   LogicalResult loadFile(StringRef path, std::string &errorMessage);
+  /// Reads rules from the text of a policy file named `name`.
+  LogicalResult loadBuffer(StringRef text, StringRef name,
+                           std::string &errorMessage);
 
   /// The policy the options or the file state for `op`, with a description
   /// of where it came from ("option never=math.exp", "file.json:3:5").

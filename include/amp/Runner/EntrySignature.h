@@ -54,6 +54,14 @@ llvm::Expected<EntrySignature> readEntrySignature(ModuleOp module,
 llvm::Error checkArgument(const EntrySignature &signature, unsigned index,
                           const HostTensor &tensor, llvm::StringRef source);
 
+/// `tensor` (read from `source`) as argument `index`: converted to the
+/// argument's float type when `castFloats` and both are floats, then
+/// checked as checkArgument does; the message says when a cast would help.
+llvm::Expected<HostTensor> matchArgument(const EntrySignature &signature,
+                                         unsigned index, HostTensor tensor,
+                                         bool castFloats,
+                                         llvm::StringRef source);
+
 } // namespace runtime
 } // namespace amp
 } // namespace mlir

@@ -16,14 +16,22 @@
 #include "amp/Runner/HostTensor.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
 namespace amp {
 namespace runtime {
 
+/// Reads the .npy file at `path`.
 llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+/// Reads the bytes of a .npy file; `path` names it in errors.
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes,
+                                    llvm::StringRef path);
 
+/// Writes `tensor` to `path` (through a temporary file: never partly).
 llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
+/// Prints the bytes of a .npy file holding `tensor`.
+void printNpy(llvm::raw_ostream &os, const HostTensor &tensor);
 
 /// The dtype a .npy file holds for `kind`, e.g. "'<f4' (float32)".
 std::string describeNpyDtype(ElementKind kind);
