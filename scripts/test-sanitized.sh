@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Configures and builds amp with AddressSanitizer and UndefinedBehaviorSanitizer
 # in build-sanitized/ (-DAMP_SANITIZE=address,undefined) and runs the lit
-# suite there (arguments go to lit, e.g. a folder of tests); ends with
-# "N passed, N failed, N skipped" like scripts/test.sh. Run
+# suite there, or the tests named (e.g. build-sanitized/test/BadInput);
+# ends with "N passed, N failed, N skipped" like scripts/test.sh. Run
 # ./scripts/setup.sh once first (it installs the packages).
 set -uo pipefail
 

@@ -19,9 +19,15 @@ if ! cmake --build "$BUILD_DIR"; then
   exit 1
 fi
 
+# Arguments go to lit (options as --name=value); the whole suite runs
+# unless some name tests (paths under $BUILD_DIR/test).
+tests=("$BUILD_DIR/test")
+for arg in "$@"; do
+  case "$arg" in -*) ;; *) tests=(); break ;; esac
+done
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-"$LIT" -sv "$BUILD_DIR/test" "$@" | tee "$log"
+"$LIT" -sv "${tests[@]}" "$@" | tee "$log"
 status=${PIPESTATUS[0]}
 
 # lit's summary lines look like "  Passed: 12 (85.71%)" or, aligned when
