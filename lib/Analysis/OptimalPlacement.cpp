@@ -14,6 +14,8 @@
 
 #include "AssignmentImpl.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::assignment;
@@ -74,6 +76,22 @@ std::pair<int64_t, int64_t> castAndExtraBytes(Type type, FloatType low) {
   return {wide + narrow, wide - narrow};
 }
 
+/// Whether `op` becomes a view of its operand's storage when bufferized
+/// (reshapes, shape casts, slices): neither it nor what it reads moves
+/// bytes, so a value it makes costs nothing to keep in f32.
+bool becomesView(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+             tensor::ExtractSliceOp, tosa::ReshapeOp>(op);
+}
+
+/// A data operand an op reads: the value, the type the op reads it in, and
+/// whether the read moves its bytes.
+struct Read {
+  unsigned value;
+  PlacementProblem::Label label;
+  bool movesBytes;
+};
+
 } // namespace
 
 void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
@@ -100,13 +118,14 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
 
   // Which label each op gives the data operands it reads, as (value id,
   // label) pairs grouped by value below.
-  std::vector<std::pair<unsigned, Label>> reads;
+  std::vector<Read> reads;
   DenseSet<Value> sinkValues(f32Sinks.begin(), f32Sinks.end());
   std::vector<int> opVar(ops.size(), -1);
   for (auto [idx, op] : llvm::enumerate(ops)) {
     OpDecision &d = decisions[idx];
     Label low{-1, true}, wide{-1, false};
     Label self = low;
+    bool movesBytes = !becomesView(op);
     if (d.follows || d.mode == ComputeMode::WideAccumulator) {
       // The op's own label: its result group's for a follow op.
       std::optional<Label> resultLabel;
@@ -135,8 +154,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       auto dest = operandDest.find(&operand);
       if (dest != operandDest.end()) {
         if (valueIds.count(v))
-          reads.push_back(
-              {valueIds.lookup(v), labelOfValue(dest->second, d.lowType)});
+          reads.push_back({valueIds.lookup(v),
+                           labelOfValue(dest->second, d.lowType), movesBytes});
         continue;
       }
       if (!d.dataOperands.empty() && !d.dataOperands[i] &&
@@ -150,17 +169,18 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       switch (d.mode) {
       case ComputeMode::Carrier:
         if (sinkValues.contains(v))
-          reads.push_back({id, wide});
+          reads.push_back({id, wide, movesBytes});
         break;
       case ComputeMode::Low:
-        reads.push_back({id, d.follows ? self : isAcc && wideAcc ? wide : low});
+        reads.push_back(
+            {id, d.follows ? self : isAcc && wideAcc ? wide : low, movesBytes});
         break;
       case ComputeMode::WideAccumulator:
-        reads.push_back({id, isAcc ? wide : self});
+        reads.push_back({id, isAcc ? wide : self, movesBytes});
         break;
       case ComputeMode::F32:
       case ComputeMode::Untouched:
-        reads.push_back({id, wide});
+        reads.push_back({id, wide, movesBytes});
         break;
       case ComputeMode::Constant:
         break;
@@ -192,14 +212,18 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   // type. Constants and empty tensors are converted for free.
   const std::vector<Value> &valueOf = values;
   problem.casts.reserve(problem.casts.size() + valueOf.size());
-  llvm::stable_sort(
-      reads, [](const auto &a, const auto &b) { return a.first < b.first; });
+  llvm::stable_sort(reads, [](const Read &a, const Read &b) {
+    return a.value < b.value;
+  });
   for (size_t i = 0; i < reads.size();) {
     size_t j = i;
     SmallVector<Label, 2> readers;
-    for (; j < reads.size() && reads[j].first == reads[i].first; ++j)
-      readers.push_back(reads[j].second);
-    Value v = valueOf[reads[i].first];
+    int64_t accesses = 0;
+    for (; j < reads.size() && reads[j].value == reads[i].value; ++j) {
+      readers.push_back(reads[j].label);
+      accesses += reads[j].movesBytes;
+    }
+    Value v = valueOf[reads[i].value];
     i = j;
     if (isConstantValue(v) && !entryCast.contains(v))
       continue;
@@ -207,10 +231,12 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     auto [castBytes, extraBytes] =
         castAndExtraBytes(v.getType(), options->lowType);
     // A value kept f32 is written once and read by each reader at the
-    // wider width.
-    if (producer.var >= 0 && isa<OpResult>(v))
-      problem.costIfF32[producer.var] +=
-          extraBytes * int64_t(1 + readers.size());
+    // wider width, except where it is a view (written by no one) or read
+    // into one.
+    if (producer.var >= 0 && isa<OpResult>(v)) {
+      accesses += !becomesView(v.getDefiningOp());
+      problem.costIfF32[producer.var] += extraBytes * accesses;
+    }
     problem.casts.push_back({producer, std::move(readers), castBytes});
   }
 
