@@ -9,11 +9,15 @@ f16 and bf16 for the host (`mixed-precision{precision=P target=cpu}`;
 `--target` changes the target), and times in one run, for
 each thread count, `amp-run --repeat R --threads T` of the three programs
 and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
-the same input, min of R calls after a warm-up. ONNX Runtime is optional:
+the same input, min of R calls after a warm-up. The four are timed in turn,
+`--rounds` times (default 3), and each keeps its fastest round: noise on
+a shared machine comes in bursts of seconds, which one process of R calls
+can sit in entirely. ONNX Runtime is optional:
 without it (scripts/setup-reference.sh installs it) its column is empty.
 
     /usr/bin/python3 bench/speed/run.py [--models digits|all|NAME,...]
-        [--threads 1,2] [--repeat 5] [--markdown docs/Performance.md] [--keep DIR]
+        [--threads 1,2] [--repeat 5] [--rounds 3] [--markdown docs/Performance.md]
+        [--keep DIR]
 
 With --markdown, the table replaces the block between the `speed-benchmark`
 markers of that file (appended when absent).
@@ -68,6 +72,7 @@ def main():
     ap.add_argument("--models", default="digits")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--markdown")
     ap.add_argument("--target", default="cpu",
                     help="mixed-precision's target= for the f16/bf16 programs "
@@ -116,16 +121,22 @@ def main():
             x.tofile(raw)
             for t in threads:
                 row = {"model": model.name, "batch": x.shape[0], "threads": t}
-                if have_ort:
-                    row["ort"] = min_ms(check(
-                        ["node", os.path.join(HERE, "time_ort.js"), onnx_path, raw,
-                         "float32", ",".join(map(str, x.shape)), str(t),
-                         str(args.repeat)], env=dict(os.environ, NODE_PATH=ORT_DIR)))
-                for precision, path in programs.items():
-                    row[precision] = min_ms(check(
-                        [amp_run, path, "--entry=main", "--input=" + npy, "--cast-inputs",
-                         "--threads=%d" % t,
-                         "--repeat=%d" % args.repeat, "--output=" + os.devnull]))
+                for _ in range(args.rounds):
+                    times = {}
+                    if have_ort:
+                        times["ort"] = min_ms(check(
+                            ["node", os.path.join(HERE, "time_ort.js"), onnx_path,
+                             raw, "float32", ",".join(map(str, x.shape)), str(t),
+                             str(args.repeat)],
+                            env=dict(os.environ, NODE_PATH=ORT_DIR)))
+                    for precision, path in programs.items():
+                        times[precision] = min_ms(check(
+                            [amp_run, path, "--entry=main", "--input=" + npy,
+                             "--cast-inputs", "--threads=%d" % t,
+                             "--repeat=%d" % args.repeat,
+                             "--output=" + os.devnull]))
+                    for key, ms in times.items():
+                        row[key] = min(row.get(key, ms), ms)
                 print("%-18s batch %4d  %d thread(s)  ORT %s  amp f32 %.2f  f16 %.2f  "
                       "bf16 %.2f ms" % (model.name, row["batch"], t,
                                         "%.2f" % row["ort"] if "ort" in row else "-",
@@ -133,10 +144,11 @@ def main():
                 rows.append(row)
 
     if args.markdown:
-        table = ("Measured on: %s. Min of %d calls after a warm-up, same input batch "
+        table = ("Measured on: %s. Min of %d calls after a warm-up, the best of %d "
+                 "rounds that time the four in turn; same input batch "
                  "and thread count for both; f16/bf16 converted with %s; "
                  "ONNX Runtime %s.\n\n"
-                 % (machine(), args.repeat,
+                 % (machine(), args.repeat, args.rounds,
                     "target=" + args.target if args.target else "no target",
                     "1.x CPU provider (onnxruntime-node), graph optimisations on"
                     if have_ort else "not installed (column empty)"))

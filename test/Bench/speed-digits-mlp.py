@@ -1,5 +1,5 @@
 # REQUIRES: bench-digits
-# RUN: env AMP_CAPI_LIBRARY=%amp_capi_lib %python %S/../../bench/speed/run.py --models digits-mlp --threads 1,2 --repeat 1 --markdown %t.md 2>&1 | FileCheck %s
+# RUN: env AMP_CAPI_LIBRARY=%amp_capi_lib %python %S/../../bench/speed/run.py --models digits-mlp --threads 1,2 --repeat 1 --rounds 1 --markdown %t.md 2>&1 | FileCheck %s
 # RUN: FileCheck %s --check-prefix=TABLE < %t.md
 #
 # The speed benchmark's smoke test (no timing is asserted): the MLP is
