@@ -754,8 +754,15 @@ SmallVector<FloatRange> Evaluator::evaluate(Operation *op,
   if (isa<bufferization::ToTensorOp, memref::LoadOp, vector::TransferReadOp,
           vector::LoadOp>(op) &&
       operands.size() >= 1 && operands[0].isInitialized() &&
-      isReadOnlyBuffer(op->getOperand(0)))
-    return {operands[0]};
+      isReadOnlyBuffer(op->getOperand(0))) {
+    FloatRange read = operands[0];
+    // A transfer past the buffer's end reads its padding value.
+    if (auto transfer = dyn_cast<vector::TransferReadOp>(op))
+      for (auto [v, r] : llvm::zip(op->getOperands(), operands))
+        if (v == transfer.getPadding() && r.isInitialized())
+          read = FloatRange::join(read, r);
+    return {read};
+  }
   // Data movement (tensor, tosa, views and casts): the hull of the float
   // data it moves.
   bool movesData =
