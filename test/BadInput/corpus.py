@@ -141,34 +141,26 @@ def cases(work):
     run = lambda *a: ["amp-run", *a, "--output=" + out_npy,
                       "--save-inputs=" + saved]
     good_inputs = "--input=%s,%s" % (p("good.npy"), p("good.npy"))
-    yield "opt: malformed IR", opt(p("syntax.mlir"), "--mixed-precision")
-    yield "opt: truncated IR", opt(p("truncated.mlir"), "--mixed-precision")
-    yield "opt: binary garbage", opt(p("binary.mlir"), "--mixed-precision")
-    yield "opt: bad bytecode", opt(p("bad-bytecode.mlir"), "--mixed-precision")
-    yield "opt: unknown dialect", opt(p("unknown-dialect.mlir"),
-                                      "--mixed-precision")
-    yield "opt: IR that does not verify", opt(p("unverifiable.mlir"),
-                                              "--mixed-precision")
-    yield "opt: regions nested 5000 deep", opt(p("deep.mlir"),
-                                               "--mixed-precision")
-    yield "opt: types nested 3000 deep", opt(p("deep-types.mlir"),
-                                             "--mixed-precision")
-    yield "opt: dimension past int64", opt(p("past-int64.mlir"),
-                                          "--mixed-precision")
-    yield "opt: missing input file", opt(p("absent.mlir"), "--mixed-precision")
-    yield "opt: unknown pass option", opt(p("add.mlir"),
-                                          "--mixed-precision=colour=red")
-    yield "opt: option without value", opt(p("add.mlir"),
-                                           "--mixed-precision=precision")
-    for low in ("f64", "f8E4M3FN", "i8", "complex<f32>", "f17"):
-        yield "opt: precision=" + low, opt(p("add.mlir"),
-                                           "--mixed-precision=precision=" + low)
-    yield "opt: unknown placement", opt(p("add.mlir"),
-                                        "--mixed-precision=placement=psychic")
-    yield "opt: unknown target", opt(p("add.mlir"),
-                                     "--mixed-precision=target=tpu9")
-    yield "opt: bad input-range", opt(p("add.mlir"),
-                                      "--mixed-precision=input-range=1:-inf")
+    for name, program in (
+            ("malformed IR", "syntax.mlir"), ("truncated IR", "truncated.mlir"),
+            ("binary garbage", "binary.mlir"),
+            ("bad bytecode", "bad-bytecode.mlir"),
+            ("unknown dialect", "unknown-dialect.mlir"),
+            ("IR that does not verify", "unverifiable.mlir"),
+            ("regions nested 5000 deep", "deep.mlir"),
+            ("types nested 3000 deep", "deep-types.mlir"),
+            ("dimension past int64", "past-int64.mlir"),
+            ("missing input file", "absent.mlir")):
+        yield "opt: " + name, opt(p(program), "--mixed-precision")
+    for name, option in (
+            ("unknown pass option", "colour=red"),
+            ("option without value", "precision"),
+            *(("precision=" + low, "precision=" + low)
+              for low in ("f64", "f8E4M3FN", "i8", "complex<f32>", "f17")),
+            ("unknown placement", "placement=psychic"),
+            ("unknown target", "target=tpu9"),
+            ("bad input-range", "input-range=1:-inf")):
+        yield "opt: " + name, opt(p("add.mlir"), "--mixed-precision=" + option)
     yield "opt: malformed pipeline", opt(
         p("add.mlir"), "--pass-pipeline=builtin.module(func.func(mixed-precision")
     for name in POLICIES:
