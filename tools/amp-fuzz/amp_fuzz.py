@@ -33,6 +33,7 @@ also reduced by mlir-reduce to the smallest program that still fails.
 """
 
 import argparse
+import json
 import math
 import os
 import random
@@ -631,9 +632,82 @@ class Program:
             % (params, rtypes, body, ", ".join(r.name for r in results), rtypes))
 
 
+class Converter:
+    """Converts programs in a worker process through amp's Python API (the
+    C API, in-process: no process start per call), which answers JSON lines.
+    A worker that dies (a crash in amp) is replaced; the caller confirms
+    every failure with amp-opt."""
+
+    def __init__(self, python_dir):
+        self.python_dir = python_dir
+        self.proc = None
+
+    def _start(self):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = self.python_dir + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__),
+                                      "--convert-worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, env=env)
+
+    def call(self, request):
+        """The worker's answer to `request`, or None when it died."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+            return None
+        return json.loads(line)
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait()
+
+
+def convert_worker():
+    """--convert-worker: reads {"text", "options"} JSON lines (options:
+    amp.convert's keywords; none: print the program as parsed) and answers
+    {"once", "again"} (the conversion and the conversion of its text) or
+    {"error", "stage"}."""
+    import amp
+    context = amp.Context(multithreading=False)
+    for line in sys.stdin:
+        request = json.loads(line)
+        options = request.get("options")
+        answer = {}
+        try:
+            if options is None:
+                with context.parse(request["text"]) as module:
+                    answer["once"] = module.print()
+            else:
+                answer["stage"] = "convert"
+                once = amp.convert(request["text"], context=context, **options).ir
+                answer["once"] = once
+                answer["stage"] = "again"
+                answer["again"] = amp.convert(once, context=context, **options).ir
+                del answer["stage"]
+        except amp.AmpError as e:
+            answer["error"] = str(e)
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+TIMEOUT = 300  # seconds a single amp-opt or amp-run call may take (--timeout)
+
+
 def run(cmd, **kw):
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=300, **kw)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, **kw)
     except (OSError, subprocess.TimeoutExpired) as e:
         return subprocess.CompletedProcess(cmd, -1, "", "%s: %s" % (cmd[0], e))
 
@@ -642,13 +716,130 @@ def tolerance(value, low):
     return value.eu * UNIT[low] + value.es * SUBNORMAL[low]
 
 
+def check_conversion(converter, amp_opt, amp_run, src, stem, tag, options, opts, ins,
+                     nresults, ran):
+    """Converts `src` with `options` (amp.convert's keywords; `opts` as
+    amp-opt's) into STEM.TAG.mlir and checks that the text parses, verifies
+    and converts to itself. Returns a failure (count, kind, detail); None
+    when the converted text is one of `ran` (its results are known); else
+    amp-run's results of it."""
+    out = "%s.%s.mlir" % (stem, tag)
+    answer = None
+    if converter is not None:
+        answer = converter.call({"text": open(src).read(), "options": options})
+    if answer is not None and "error" not in answer:
+        text = answer["once"]
+        with open(out, "w") as f:
+            f.write(text)
+        if answer["again"] != text:
+            return ("idempotence", "idempotence", "converting the output again changes it")
+    else:
+        failure = check_with_amp_opt(amp_opt, src, out, opts)
+        if failure:
+            return failure
+        if converter is not None:
+            # amp-opt converts what the Python API could not.
+            if answer is None:
+                return ("crash", "crash", "amp.convert crashed; amp-opt did not")
+            return ("verifier", "verifier", "amp.convert failed (%s) where amp-opt did not: %s"
+                    % (answer.get("stage"), answer["error"]))
+        text = open(out).read()
+    if text in ran:
+        return None
+    outputs = ["%s.%s.%d.npy" % (stem, tag, k) for k in range(nresults)]
+    # Low-precision arguments get the inputs rounded to their type.
+    got = run([amp_run, out, "--entry=main", "--input=" + ins, "--threads=1",
+               "--cast-inputs", "--output=" + ",".join(outputs)])
+    if got.returncode != 0:
+        return ("crash", "amp-run of the converted program failed", got.stderr[-2000:])
+    return [load_result(o) for o in outputs]
+
+
+def check_with_amp_opt(amp_opt, src, out, opts):
+    """The conversion by amp-opt processes: a failure (count, kind, detail),
+    or None with the converted text in `out`."""
+    conv = run([amp_opt, src, "--mixed-precision=" + opts, "-o", out])
+    if conv.returncode != 0 or "Stack dump" in conv.stderr:
+        kind = "crash" if conv.returncode < 0 or "Stack dump" in conv.stderr else "verifier"
+        return (kind, kind, conv.stderr[-2000:])
+    # Converting the output again parses and verifies it too; only when that
+    # fails is the output checked on its own, to tell the two apart.
+    again = run([amp_opt, out, "--mixed-precision=" + opts])
+    if again.returncode != 0:
+        verify = run([amp_opt, out, "-o", os.devnull])
+        if verify.returncode != 0:
+            return ("verifier", "verifier", verify.stderr[-2000:])
+        return ("idempotence", "idempotence", again.stderr[-2000:])
+    if again.stdout != open(out).read():
+        return ("idempotence", "idempotence", "converting the output again changes it")
+    return None
+
+
+def load_result(path):
+    """A result .npy as float64; amp-run writes bf16 as its bits ('<u2',
+    numpy has no bf16)."""
+    a = np.load(path)
+    if a.dtype == np.uint16:
+        a = (a.astype(np.uint32) << 16).view(np.float32)
+    return a.astype(np.float64)
+
+
+def compare(expected, actual, value, low, low_result):
+    """A failure (kind, detail) when `actual` misses `expected`, the f32
+    result, by more than the bound of `value`'s model; a low-precision
+    result adds one rounding of its bound."""
+    finite = np.isfinite(expected)
+    if np.any(finite & ~np.isfinite(actual)):
+        return ("nonfinite", "inf/NaN where f32 is finite")
+    tol = tolerance(value, low) + 1e-30
+    if low_result:
+        tol += value.bound * UNIT[low] + SUBNORMAL[low]
+    err = np.max(np.abs(actual - expected)[finite], initial=0.0)
+    if err > tol:
+        return ("numeric", "max abs error %.3g > bound %.3g" % (err, tol))
+    return None
+
+
+def report_failure(failure, folder, reduce, amp_opt):
+    """Prints one FAIL line; with `folder`, keeps the program, its inputs and
+    what failed there (and reduces it with `reduce`)."""
+    src, what, opts, kind, detail = failure
+    print("FAIL %s [%s] %s: %s" % (os.path.basename(src), what, kind,
+                                   detail.strip().splitlines()[-1] if detail.strip() else ""),
+          flush=True)
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    base = os.path.join(folder, os.path.basename(src))
+    shutil.copy(src, base)
+    inputs = src[:-len(".mlir")] + ".in"
+    if os.path.isdir(inputs):
+        shutil.copytree(inputs, base[:-len(".mlir")] + ".in", dirs_exist_ok=True)
+    with open(base + ".txt", "a") as f:
+        f.write("%s: %s\noptions: %s\n%s\n" % (what, kind, opts, detail))
+    if reduce and kind in ("crash", "verifier", "idempotence"):
+        reduce_failure(base, opts, kind, amp_opt)
+
+
+def summary(programs, conversions, counts):
+    return ("%d programs, %d conversions (%d changed the program, %d ran): crash=%d "
+            "verifier=%d idempotence=%d numeric=%d nonfinite=%d"
+            % (programs, conversions, counts["changed"], counts["run"], counts["crash"],
+               counts["verifier"], counts["idempotence"], counts["numeric"],
+               counts["nonfinite"]))
+
+
 def main():
+    global TIMEOUT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--length", type=int, default=6)
     ap.add_argument("--precisions", default="f16,bf16")
     ap.add_argument("--placements", default="optimal,greedy,naive")
+    ap.add_argument("--signatures", default="f32,low",
+                    help="signatures of @main after conversion: f32 (keep-io-types, "
+                    "the default of the pass) and low (keep-io-types=false)")
     ap.add_argument("--failures", help="write failing programs to this folder")
     ap.add_argument("--reduce", action="store_true",
                     help="reduce failing programs with mlir-reduce")
@@ -657,24 +848,47 @@ def main():
                     help="constructs generated besides linalg, arith/math, tensor and "
                     "scf.if (comma-separated; default: all of %s; 'none' for none)"
                     % ",".join(sorted(CONSTRUCTS)))
+    ap.add_argument("--timeout", type=int, default=TIMEOUT,
+                    help="seconds one amp-opt or amp-run call may take before it "
+                    "counts as a crash (default: %(default)s)")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print the summary so far after every N programs")
+    ap.add_argument("--converter", choices=["api", "cli"], default="api",
+                    help="convert through amp's Python API in a worker process "
+                    "(default), or with amp-opt processes (cli; slower)")
+    ap.add_argument("--python", default=os.path.join(ROOT, "python"),
+                    help="folder of amp's Python package (default: python/)")
     ap.add_argument("--bin", default=BIN,
                     help="folder of amp-opt and amp-run (default: build/bin)")
     args = ap.parse_args()
+    TIMEOUT = args.timeout
     amp_opt = os.path.join(args.bin, "amp-opt")
     amp_run = os.path.join(args.bin, "amp-run")
     precisions = args.precisions.split(",")
     placements = args.placements.split(",")
+    signatures = args.signatures.split(",")
+    for sig in signatures:
+        if sig not in ("f32", "low"):
+            ap.error("unknown signature '%s' (known: f32, low)" % sig)
     constructs = [c for c in args.constructs.split(",") if c and c != "none"]
     for c in constructs:
         if c not in CONSTRUCTS:
             ap.error("unknown construct '%s' (known: %s)" % (c, ",".join(sorted(CONSTRUCTS))))
-    counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0}
+    counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0,
+              "run": 0, "changed": 0}
     conversions = 0
+    converter = Converter(args.python) if args.converter == "api" else None  # cli: amp-opt processes
     failures = []
+
+    def fail(failure):
+        failures.append(failure)
+        report_failure(failure, args.failures, args.reduce, amp_opt)
     with tempfile.TemporaryDirectory(prefix="amp-fuzz-") as scratch:
         work = args.keep or scratch
         os.makedirs(work, exist_ok=True)
         for index in range(args.count):
+            if args.progress and index and index % args.progress == 0:
+                print("progress: " + summary(index, conversions, counts), flush=True)
             seed = args.seed * 1000003 + index
             rng = random.Random(seed)
             magnitude_class = rng.choice(list(MAGNITUDES))
@@ -701,77 +915,57 @@ def main():
                        "--output=" + ",".join("%s.f32.%d.npy" % (stem, k) for k in range(len(results)))])
             if ref.returncode != 0:
                 counts["crash"] += 1
-                failures.append((src, "f32", "-", "amp-run of the f32 program failed", ref.stderr))
+                fail((src, "f32", "-", "amp-run of the f32 program failed", ref.stderr))
                 continue
             expected = [np.load("%s.f32.%d.npy" % (stem, k)).astype(np.float64)
                         for k in range(len(results))]
             bound = max(magnitude, 1e-30)
+            # The f32 program as amp-opt prints it: a conversion that prints
+            # this changed nothing.
+            printed = converter.call({"text": open(src).read()}) if converter else None
+            source_text = (printed or {}).get("once") or run([amp_opt, src]).stdout
+            # Results of converted texts already run: a conversion that
+            # prints the same text computes the same results.
+            ran = {source_text: expected}
             for low in precisions:
-                for placement in placements:
-                    conversions += 1
-                    opts = "precision=%s placement=%s input-range=%g:%g" % (
-                        low, placement, -bound, bound)
-                    out = "%s.%s.%s.mlir" % (stem, low, placement)
-                    conv = run([amp_opt, src, "--mixed-precision=" + opts, "-o", out])
-                    what = "%s %s" % (low, placement)
-                    if conv.returncode != 0 or "Stack dump" in conv.stderr:
-                        kind = "crash" if conv.returncode < 0 or "Stack dump" in conv.stderr else "verifier"
-                        counts[kind] += 1
-                        failures.append((src, what, opts, kind, conv.stderr[-2000:]))
-                        continue
-                    verify = run([amp_opt, out, "-o", os.devnull])
-                    if verify.returncode != 0:
-                        counts["verifier"] += 1
-                        failures.append((src, what, opts, "verifier", verify.stderr[-2000:]))
-                        continue
-                    again = run([amp_opt, out, "--mixed-precision=" + opts])
-                    if again.returncode != 0 or again.stdout != open(out).read():
-                        counts["idempotence"] += 1
-                        failures.append((src, what, opts, "idempotence",
-                                         again.stderr[-2000:]))
-                        continue
-                    got = run([amp_run, out, "--entry=main", "--input=" + ins, "--threads=1",
-                               "--output=" + ",".join("%s.%s.%s.%d.npy" % (stem, low, placement, k)
-                                                      for k in range(len(results)))])
-                    if got.returncode != 0:
-                        counts["crash"] += 1
-                        failures.append((src, what, opts, "amp-run of the converted program failed",
-                                         got.stderr[-2000:]))
-                        continue
-                    for k, value in enumerate(results):
-                        actual = np.load("%s.%s.%s.%d.npy" % (stem, low, placement, k)).astype(np.float64)
-                        finite = np.isfinite(expected[k])
-                        if np.any(finite & ~np.isfinite(actual)):
-                            counts["nonfinite"] += 1
-                            failures.append((src, what, opts, "nonfinite",
-                                             "result %d is inf/NaN where f32 is finite" % k))
-                            break
-                        tol = tolerance(value, low) * 1.0 + 1e-30
-                        err = np.max(np.abs(actual - expected[k])[finite], initial=0.0)
-                        if err > tol:
-                            counts["numeric"] += 1
-                            failures.append((src, what, opts, "numeric",
-                                             "result %d: max abs error %.3g > bound %.3g"
-                                             % (k, err, tol)))
-                            break
-        for src, what, opts, kind, detail in failures:
-            print("FAIL %s [%s] %s: %s" % (os.path.basename(src), what, kind,
-                                           detail.strip().splitlines()[-1] if detail.strip() else ""))
-            if args.failures:
-                os.makedirs(args.failures, exist_ok=True)
-                base = os.path.join(args.failures, os.path.basename(src))
-                shutil.copy(src, base)
-                inputs = src[:-len(".mlir")] + ".in"
-                if os.path.isdir(inputs):
-                    shutil.copytree(inputs, base[:-len(".mlir")] + ".in", dirs_exist_ok=True)
-                with open(base + ".txt", "w") as f:
-                    f.write("%s: %s\noptions: %s\n%s\n" % (what, kind, opts, detail))
-                if args.reduce and kind in ("crash", "verifier", "idempotence"):
-                    reduce_failure(base, opts, kind, amp_opt)
-    total = sum(counts.values())
-    print("%d programs, %d conversions: crash=%d verifier=%d idempotence=%d numeric=%d nonfinite=%d"
-          % (args.count, conversions, counts["crash"], counts["verifier"],
-             counts["idempotence"], counts["numeric"], counts["nonfinite"]))
+                for signature in signatures:
+                    for placement in placements:
+                        conversions += 1
+                        opts = "precision=%s placement=%s input-range=%g:%g" % (
+                            low, placement, -bound, bound)
+                        if signature == "low":
+                            opts += " keep-io-types=false"
+                        tag = "%s.%s.%s" % (low, signature, placement)
+                        what = "%s %s signature %s" % (low, signature, placement)
+                        options = {"precision": low, "placement": placement,
+                                   "input_range": [-bound, bound],
+                                   "keep_io_types": signature == "f32"}
+                        outcome = check_conversion(converter, amp_opt, amp_run, src, stem,
+                                                   tag, options, opts, ins, len(results), ran)
+                        if isinstance(outcome, tuple):
+                            counts[outcome[0]] += 1
+                            fail((src, what, opts) + outcome[1:])
+                            continue
+                        converted = open(stem + "." + tag + ".mlir").read()
+                        if converted != source_text:
+                            counts["changed"] += 1
+                        if outcome is not None:
+                            counts["run"] += 1
+                            ran[converted] = outcome
+                        else:
+                            outcome = ran[converted]
+                        for k, value in enumerate(results):
+                            failure = compare(expected[k], outcome[k], value, low,
+                                              signature == "low")
+                            if failure:
+                                counts[failure[0]] += 1
+                                fail((src, what, opts, failure[0],
+                                                 "result %d: %s" % (k, failure[1])))
+                                break
+    if converter is not None:
+        converter.close()
+    total = sum(v for k, v in counts.items() if k not in ("run", "changed"))
+    print(summary(args.count, conversions, counts))
     return 1 if total else 0
 
 
@@ -799,4 +993,6 @@ def reduce_failure(path, opts, kind, amp_opt):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--convert-worker"]:
+        sys.exit(convert_worker())
     sys.exit(main())
