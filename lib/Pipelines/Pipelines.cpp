@@ -35,6 +35,9 @@ void mlir::amp::buildAmpFuseKernelsPipeline(OpPassManager &pm) {
   // deallocation (amp-free-temporaries) is not handed block arguments it
   // mishandles (a buffer live across a branch crashed it).
   pm.nest<func::FuncOp>().addPass(createLiftControlFlowToSCFPass());
+  // Buffers read from tensors before CSE and canonicalisation can move the
+  // reads away from where the tensor is still intact.
+  pm.nest<func::FuncOp>().addPass(amp::createCopyTensorsToBuffers());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   OpPassManager &func = pm.nest<func::FuncOp>();
   // What tosa-to-linalg leaves: tosa.const, reshape, slice (also made by

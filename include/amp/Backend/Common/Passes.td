@@ -37,6 +37,33 @@ def SplitCastsForFusion : Pass<"amp-split-casts-for-fusion"> {
   }];
 }
 
+def CopyTensorsToBuffers : Pass<"amp-copy-tensors-to-buffers"> {
+  let summary = "Give every buffer read from a computed tensor a copy of its "
+                "own";
+  let description = [{
+    One-Shot Bufferize sees `bufferization.to_buffer %t` as a read of `%t`
+    where the op stands, not where the memref it returns is read, and may
+    write a later result in place into `%t`'s buffer after it. Written
+    right before its reads, the memref holds `%t`; moved away from them (CSE
+    keeps the first of two `to_buffer`s of one tensor, canonicalisations
+    hoist pure ops), it may hold whatever was written there since. A
+    conversion makes this reachable from valid input: `%t`, a function
+    argument (never written) in the f32 program, becomes `arith.extf` of a
+    low-precision argument, a temporary.
+
+    Each `to_buffer` of a tensor that may share a buffer with a later
+    result (anything but an argument of a function marked
+    `bufferization.writable = false`) becomes a fresh `memref.alloc` that
+    the tensor is materialized in
+    (`bufferization.materialize_in_destination ... restrict writable`):
+    bufferization may compute the tensor right into it, or copies it once.
+    Runs first in amp's lowering pipelines.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ApproximateMath : Pass<"amp-approximate-math"> {
   let summary = "Evaluate math functions with polynomial approximations";
   let description = [{
