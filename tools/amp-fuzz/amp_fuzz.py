@@ -37,6 +37,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -837,6 +838,11 @@ def main():
     ap.add_argument("--length", type=int, default=6)
     ap.add_argument("--precisions", default="f16,bf16")
     ap.add_argument("--placements", default="optimal,greedy,naive")
+    ap.add_argument("--targets", default="none,cpu",
+                    help="targets each program is converted for, one drawn per "
+                    "program: none (no target: f16 computes in f16) and the "
+                    "mixed-precision targets, e.g. cpu (this host: f16 storage-only "
+                    "without AVX512-FP16) or vulkan")
     ap.add_argument("--signatures", default="f32,low",
                     help="signatures of @main after conversion: f32 (keep-io-types, "
                     "the default of the pass) and low (keep-io-types=false)")
@@ -867,6 +873,12 @@ def main():
     precisions = args.precisions.split(",")
     placements = args.placements.split(",")
     signatures = args.signatures.split(",")
+    targets = args.targets.split(",")
+    for t in targets:
+        if t not in ("none", "cpu", "vulkan", "vulkan-storage16") and not re.fullmatch(
+                r"sm_[0-9]+", t):
+            ap.error("unknown target '%s' (known: none, cpu, vulkan, vulkan-storage16, "
+                     "sm_N)" % t)
     for sig in signatures:
         if sig not in ("f32", "low"):
             ap.error("unknown signature '%s' (known: f32, low)" % sig)
@@ -875,7 +887,7 @@ def main():
         if c not in CONSTRUCTS:
             ap.error("unknown construct '%s' (known: %s)" % (c, ",".join(sorted(CONSTRUCTS))))
     counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0,
-              "run": 0, "changed": 0}
+              "run": 0, "changed": 0, "targets": {}}
     conversions = 0
     converter = Converter(args.python) if args.converter == "api" else None  # cli: amp-opt processes
     failures = []
@@ -927,6 +939,10 @@ def main():
             # Results of converted texts already run: a conversion that
             # prints the same text computes the same results.
             ran = {source_text: expected}
+            # The target, drawn apart from the program (a seed's programs do
+            # not depend on --targets).
+            target = random.Random(seed ^ 0x5eed).choice(targets)
+            counts["targets"][target] = counts["targets"].get(target, 0) + 1
             for low in precisions:
                 for signature in signatures:
                     for placement in placements:
@@ -935,11 +951,16 @@ def main():
                             low, placement, -bound, bound)
                         if signature == "low":
                             opts += " keep-io-types=false"
+                        if target != "none":
+                            opts += " target=" + target
                         tag = "%s.%s.%s" % (low, signature, placement)
-                        what = "%s %s signature %s" % (low, signature, placement)
+                        what = "%s %s signature %s%s" % (
+                            low, signature, placement,
+                            "" if target == "none" else " target=" + target)
                         options = {"precision": low, "placement": placement,
                                    "input_range": [-bound, bound],
-                                   "keep_io_types": signature == "f32"}
+                                   "keep_io_types": signature == "f32",
+                                   "target": None if target == "none" else target}
                         outcome = check_conversion(converter, amp_opt, amp_run, src, stem,
                                                    tag, options, opts, ins, len(results), ran)
                         if isinstance(outcome, tuple):
@@ -964,7 +985,9 @@ def main():
                                 break
     if converter is not None:
         converter.close()
-    total = sum(v for k, v in counts.items() if k not in ("run", "changed"))
+    total = sum(v for k, v in counts.items() if k not in ("run", "changed", "targets"))
+    print("programs per target: " + " ".join(
+        "%s=%d" % kv for kv in sorted(counts["targets"].items())))
     print(summary(args.count, conversions, counts))
     return 1 if total else 0
 
