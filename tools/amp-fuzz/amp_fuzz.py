@@ -786,25 +786,26 @@ def load_result(path):
 
 
 def compare(expected, actual, value, low, low_result):
-    """A failure (kind, detail) when `actual` misses `expected`, the f32
+    """A failure (kind, detail, bound) when `actual` misses `expected`, the f32
     result, by more than the bound of `value`'s model; a low-precision
     result adds one rounding of its bound."""
     finite = np.isfinite(expected)
-    if np.any(finite & ~np.isfinite(actual)):
-        return ("nonfinite", "inf/NaN where f32 is finite")
     tol = tolerance(value, low) + 1e-30
     if low_result:
         tol += value.bound * UNIT[low] + SUBNORMAL[low]
+    if np.any(finite & ~np.isfinite(actual)):
+        return ("nonfinite", "inf/NaN where f32 is finite", tol)
     err = np.max(np.abs(actual - expected)[finite], initial=0.0)
     if err > tol:
-        return ("numeric", "max abs error %.3g > bound %.3g" % (err, tol))
+        return ("numeric", "max abs error %.3g > bound %.3g" % (err, tol), tol)
     return None
 
 
-def report_failure(failure, folder, reduce, amp_opt):
+def report_failure(failure, folder, reduce, amp_opt, amp_run):
     """Prints one FAIL line; with `folder`, keeps the program, its inputs and
     what failed there (and reduces it with `reduce`)."""
-    src, what, opts, kind, detail = failure
+    src, what, opts, kind, detail = failure[:5]
+    numeric = failure[5] if len(failure) > 5 else None
     print("FAIL %s [%s] %s: %s" % (os.path.basename(src), what, kind,
                                    detail.strip().splitlines()[-1] if detail.strip() else ""),
           flush=True)
@@ -818,8 +819,13 @@ def report_failure(failure, folder, reduce, amp_opt):
         shutil.copytree(inputs, base[:-len(".mlir")] + ".in", dirs_exist_ok=True)
     with open(base + ".txt", "a") as f:
         f.write("%s: %s\noptions: %s\n%s\n" % (what, kind, opts, detail))
-    if reduce and kind in ("crash", "verifier", "idempotence"):
+    # One reduction per program: the first conversion that failed.
+    if not reduce or os.path.exists(base[:-len(".mlir")] + ".reduced.mlir"):
+        return
+    if kind in ("crash", "verifier", "idempotence"):
         reduce_failure(base, opts, kind, amp_opt)
+    elif numeric:
+        reduce_numeric_failure(base, opts, numeric, amp_opt, amp_run)
 
 
 def summary(programs, conversions, counts):
@@ -854,6 +860,10 @@ def main():
                     help="constructs generated besides linalg, arith/math, tensor and "
                     "scf.if (comma-separated; default: all of %s; 'none' for none)"
                     % ",".join(sorted(CONSTRUCTS)))
+    ap.add_argument("--told-range", type=float, metavar="M",
+                    help="tell amp that every input is in [-M, M] whatever its "
+                    "class (input-range=-M:M), to see the checks fail when amp is "
+                    "misinformed")
     ap.add_argument("--timeout", type=int, default=TIMEOUT,
                     help="seconds one amp-opt or amp-run call may take before it "
                     "counts as a crash (default: %(default)s)")
@@ -868,8 +878,8 @@ def main():
                     help="folder of amp-opt and amp-run (default: build/bin)")
     args = ap.parse_args()
     TIMEOUT = args.timeout
-    amp_opt = os.path.join(args.bin, "amp-opt")
-    amp_run = os.path.join(args.bin, "amp-run")
+    amp_opt = os.path.abspath(os.path.join(args.bin, "amp-opt"))
+    amp_run = os.path.abspath(os.path.join(args.bin, "amp-run"))
     precisions = args.precisions.split(",")
     placements = args.placements.split(",")
     signatures = args.signatures.split(",")
@@ -894,7 +904,7 @@ def main():
 
     def fail(failure):
         failures.append(failure)
-        report_failure(failure, args.failures, args.reduce, amp_opt)
+        report_failure(failure, args.failures, args.reduce, amp_opt, amp_run)
     with tempfile.TemporaryDirectory(prefix="amp-fuzz-") as scratch:
         work = args.keep or scratch
         os.makedirs(work, exist_ok=True)
@@ -932,6 +942,8 @@ def main():
             expected = [np.load("%s.f32.%d.npy" % (stem, k)).astype(np.float64)
                         for k in range(len(results))]
             bound = max(magnitude, 1e-30)
+            if args.told_range is not None:
+                bound = args.told_range
             # The f32 program as amp-opt prints it: a conversion that prints
             # this changed nothing.
             printed = converter.call({"text": open(src).read()}) if converter else None
@@ -981,7 +993,8 @@ def main():
                             if failure:
                                 counts[failure[0]] += 1
                                 fail((src, what, opts, failure[0],
-                                                 "result %d: %s" % (k, failure[1])))
+                                      "result %d: %s" % (k, failure[1]),
+                                      {"atol": failure[2], "results": len(results)}))
                                 break
     if converter is not None:
         converter.close()
@@ -1010,9 +1023,101 @@ def reduce_failure(path, opts, kind, amp_opt):
             f.write("%s -o /dev/null 2>/dev/null || exit 1\n" % convert)
         f.write("exit 0\n")
     os.chmod(script, 0o755)
+    reduce_program(path, script)
+
+
+def reduce_numeric_failure(path, opts, numeric, amp_opt, amp_run):
+    """mlir-reduce `path` to the smallest program whose conversion with
+    `opts` still misses the f32 program's results by more than the bound
+    the first failure had (an inf or NaN included), on the same inputs."""
+    stem = path[:-len(".mlir")]
+    inputs = ",".join(os.path.join(stem + ".in", "arg%d.npy" % i)
+                      for i in range(len(os.listdir(stem + ".in"))))
+    refs = ",".join('"$1.ref%d.npy"' % k for k in range(numeric["results"]))
+    script = path + ".interesting.sh"
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n")
+        f.write("%s \"$1\" -o /dev/null 2>/dev/null || exit 0\n" % amp_opt)
+        f.write("%s \"$1\" --entry=main --threads=1 --input=%s --output=%s "
+                ">/dev/null 2>&1 || exit 0\n" % (amp_run, inputs, refs))
+        f.write("%s \"$1\" --mixed-precision='%s' -o \"$1.low\" 2>/dev/null || exit 0\n"
+                % (amp_opt, opts))
+        f.write("%s \"$1.low\" --entry=main --threads=1 --cast-inputs --input=%s "
+                "--compare=%s --rtol=0 --atol=%r 2>&1 | grep -q 'out of tolerance' "
+                "&& exit 1\n" % (amp_run, inputs, refs, numeric["atol"]))
+        f.write("exit 0\n")
+    os.chmod(script, 0o755)
+    reduce_program(path, script)
+
+
+# An op's first line: its one result, and whether a region follows.
+OP_LINE = re.compile(r"^\s*(%[\w$.-]+) = (\S+)(.*?)(\{)?\s*$")
+VALUE = re.compile(r"%[\w$.-]+")
+
+
+def interesting(script, text, scratch):
+    """Whether `script` (mlir-reduce's convention: exit 1) finds the failure
+    in `text`."""
+    with open(scratch, "w") as f:
+        f.write(text)
+    return run(["sh", script, scratch]).returncode == 1
+
+
+def forward_operands(text, script, scratch):
+    """Shrinks `text` while `script` still finds the failure: an op (with
+    its regions) is deleted and its result replaced by one of its operands,
+    from the last op up, until no such step keeps the failure. The step
+    mlir-reduce cannot take on these programs: without reduction patterns
+    for arith, math, linalg or tensor it only erases ops nothing uses."""
+    lines = text.split("\n")
+    progress = True
+    while progress:
+        progress = False
+        for i in reversed(range(len(lines))):
+            if i >= len(lines):
+                continue
+            m = OP_LINE.match(lines[i])
+            if not m or "#" in m.group(1):
+                continue
+            result, end = m.group(1), i
+            if m.group(4):
+                # The op's regions end where its braces balance.
+                depth = 0
+                for end in range(i, len(lines)):
+                    depth += lines[end].count("{") - lines[end].count("}")
+                    if depth <= 0:
+                        break
+            for operand in dict.fromkeys(VALUE.findall(m.group(3))):
+                if operand == result:
+                    continue
+                use = re.compile(re.escape(result) + r"(?![\w$.-])")
+                candidate = lines[:i] + [use.sub(operand, line)
+                                         for line in lines[end + 1:]]
+                if interesting(script, "\n".join(candidate), scratch):
+                    lines = candidate
+                    progress = True
+                    break
+    return "\n".join(lines)
+
+
+def reduce_program(path, script):
+    """STEM.reduced.mlir: `path` reduced by mlir-reduce, then by
+    forward_operands, both with the interestingness `script`."""
+    reduced = path[:-len(".mlir")] + ".reduced.mlir"
     run([os.path.join(LLVM_BIN, "mlir-reduce"), path,
-         "--reduction-tree=traversal-mode=0 test=" + script,
-         "-o", path[:-len(".mlir")] + ".reduced.mlir"])
+         "--reduction-tree=traversal-mode=0 test=" + script, "-o", reduced])
+    if not os.path.exists(reduced):
+        shutil.copy(path, reduced)
+    scratch = reduced + ".candidate.mlir"
+    text = forward_operands(open(reduced).read(), script, scratch)
+    with open(reduced, "w") as f:
+        f.write(text)
+    for leftover in [scratch] + [scratch + suffix for suffix in (".low", ".once")] + \
+            [os.path.join(os.path.dirname(scratch), name)
+             for name in os.listdir(os.path.dirname(scratch) or ".")
+             if name.startswith(os.path.basename(scratch) + ".ref")]:
+        if os.path.exists(leftover):
+            os.remove(leftover)
 
 
 if __name__ == "__main__":
