@@ -150,9 +150,13 @@ def unary_model(op, name, x):
     if op == "relu":
         return x.like(name, x.bound, x.eu, x.es)
     if op == "sqrt_abs":
-        # sqrt is not Lipschitz at 0: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|).
+        # sqrt is not Lipschitz at 0: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|),
+        # and sqrt(e u) = sqrt(e) u^-1/2 u: in units of u, the input's error
+        # counts sqrt(e) 2^5.5 times in f16 (u = 2^-11; 2^4 in bf16), and in
+        # units of f16's subnormal spacing s = 2^-24, sqrt(e) 2^12 times.
         b = math.sqrt(x.bound)
-        return x.like(name, b, b + math.sqrt(x.eu) * 4 + 1, math.sqrt(x.es + 1) * 64)
+        return x.like(name, b, b + math.sqrt(x.eu) * 2 ** 5.5 + 1,
+                      math.sqrt(x.es) * 2 ** 12 + 1)
     if op == "logistic":
         if x.bound > 60:
             return None
@@ -841,6 +845,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first program (program pS*1000003+I is "
+                    "index I of seed S)")
     ap.add_argument("--length", type=int, default=6)
     ap.add_argument("--precisions", default="f16,bf16")
     ap.add_argument("--placements", default="optimal,greedy,naive")
@@ -908,9 +915,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="amp-fuzz-") as scratch:
         work = args.keep or scratch
         os.makedirs(work, exist_ok=True)
-        for index in range(args.count):
-            if args.progress and index and index % args.progress == 0:
-                print("progress: " + summary(index, conversions, counts), flush=True)
+        for index in range(args.start, args.start + args.count):
+            done = index - args.start
+            if args.progress and done and done % args.progress == 0:
+                print("progress: " + summary(done, conversions, counts), flush=True)
             seed = args.seed * 1000003 + index
             rng = random.Random(seed)
             magnitude_class = rng.choice(list(MAGNITUDES))
