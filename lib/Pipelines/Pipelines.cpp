@@ -101,8 +101,10 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
-  // tanh, exp and log as vector code (LLVM would call libm per element).
-  pm.nest<func::FuncOp>().addPass(approximateMath({"tanh", "exp", "log"}));
+  // tanh, exp, log and erf (GELU's) as vector code (LLVM would call libm
+  // per element: the digits transformer spent half its time in erff).
+  pm.nest<func::FuncOp>().addPass(
+      approximateMath({"tanh", "exp", "log", "erf"}));
   // The vectorized tiles' reductions (over their unit reduction dimensions,
   // e.g. a matmul tile's k) become plain vector arithmetic.
   pm.nest<func::FuncOp>().addPass(vector::createLowerVectorMultiReductionPass(
