@@ -7,9 +7,8 @@
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: not env AMP_CAPI_LIBRARY=%amp_capi_lib %python %amp_src_root/tools/amp-fuzz/amp_fuzz.py --bin %amp_bin --python %amp_python_path --seed 3 --count 9 --told-range 1 --reduce --failures %t/failures | FileCheck %s
-# CHECK: FAIL p3000014.mlir [f16 low signature {{.*}}] {{numeric|nonfinite}}
 # CHECK: FAIL p3000017.mlir [f16 low signature {{.*}}] nonfinite: result 1: inf/NaN where f32 is finite
-# CHECK: 9 programs, 108 conversions ({{.*}}): crash=0 verifier=0 idempotence=0 numeric={{[1-9]}} nonfinite={{[1-9]}}
+# CHECK: 9 programs, 108 conversions ({{.*}}): crash=0 verifier=0 idempotence=0 numeric=0 nonfinite=2
 #
 # The reduced program still fails, and has fewer ops than the generated one.
 # RUN: not sh %t/failures/p3000017.mlir.interesting.sh %t/failures/p3000017.reduced.mlir
