@@ -341,7 +341,11 @@ void MixedPrecision::runOnOperation() {
   // rewrite; a cast must see its real users to move), then what the folding
   // left unused: running the pass again changes nothing.
   eraseDeadOps(root);
-  if (foldAmpCasts(root))
+  // A fold can enable another on a cast it did not revisit (a cast whose
+  // other users a fold removed, so that a single shrinking user is left):
+  // folding again until nothing changes (a few rounds; each is cheap on
+  // casts only) is what makes a second run of the pass a no-op.
+  for (int round = 0; round < 8 && foldAmpCasts(root); ++round)
     eraseDeadOps(root);
   CastCount casts = countCasts(root);
   stats.castsInserted = casts.casts - castsBefore;

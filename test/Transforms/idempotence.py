@@ -15,7 +15,8 @@ import random_programs  # noqa: E402
 
 AMP_OPT, TEST_ROOT = sys.argv[1], sys.argv[2]
 OPTIONS = ["", "precision=bf16", "placement=greedy", "placement=naive",
-           "precision=bf16 accumulate=low"]
+           "precision=bf16 accumulate=low",
+           "precision=bf16 keep-io-types=false target=cpu"]
 
 
 def run(path, pipeline):
