@@ -142,6 +142,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
 
 /// The kernels on buffers, with function boundaries of identity layout.
 static void bufferize(OpPassManager &pm) {
+  // A destination that starts as a fill CSE shared with others would be a
+  // copy of the filled buffer; it gets a fill of its own.
+  pm.nest<func::FuncOp>().addPass(amp::createFillPerInit());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   // Loops may carry freshly computed tensors (amp-free-temporaries frees

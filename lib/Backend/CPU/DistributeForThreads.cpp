@@ -62,6 +62,20 @@ struct DistributeForThreads
     }
     if (threads == 1)
       return;
+    IRRewriter rewriter(&getContext());
+    // Copies bufferization made (into a padded buffer's interior, of a
+    // value two ops write in place) are split as the ops are: as
+    // linalg.copy, which amp-vectorize-for-cpu turns into vector loops.
+    getOperation()->walk([&](memref::CopyOp copy) {
+      auto type = dyn_cast<MemRefType>(copy.getSource().getType());
+      if (!type || !type.hasStaticShape() ||
+          type.getNumElements() < minIterations ||
+          !isa<MemRefType>(copy.getTarget().getType()))
+        return;
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    });
     // Only ops at the level of their function, not slices of slices.
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -71,7 +85,6 @@ struct DistributeForThreads
       }
       return WalkResult::advance();
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
       std::optional<unsigned> dim =
           chooseSplitDimension(op, threads, minIterations);

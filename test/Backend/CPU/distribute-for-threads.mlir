@@ -68,3 +68,22 @@ func.func @unsplittable(%a: memref<4096xf32>, %s: memref<f32>, %d: memref<?xf32>
   %r = linalg.exp ins(%t : tensor<64x64xf32>) outs(%t : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// A copy bufferization made into a padded buffer's interior is split like
+// the ops, as a linalg.copy of each half.
+// CHECK-LABEL: func.func @copy_into_interior
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (8) step (4) {
+// CHECK-DAG:       %[[SRC:.+]] = memref.subview %{{.+}}[%[[I]], 0] [4, 16] [1, 1]
+// CHECK-DAG:       %[[DST:.+]] = memref.subview %{{.+}}[%[[I]], 0] [4, 16] [1, 1]
+// CHECK:           linalg.copy ins(%[[SRC]] : {{.+}}) outs(%[[DST]] : {{.+}})
+// CHECK-NOT:     memref.copy
+// SMALL-LABEL: func.func @copy_into_interior
+// SMALL:         memref.copy
+// SMALL-NOT:     scf.forall
+func.func @copy_into_interior(%a: memref<8x16xf32>, %padded: memref<10x18xf32>) {
+  %interior = memref.subview %padded[1, 1] [8, 16] [1, 1] : memref<10x18xf32> to memref<8x16xf32, strided<[18, 1], offset: 19>>
+  memref.copy %a, %interior : memref<8x16xf32> to memref<8x16xf32, strided<[18, 1], offset: 19>>
+  return
+}

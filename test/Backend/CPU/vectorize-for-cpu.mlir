@@ -173,3 +173,20 @@ func.func @fpowi(%a: memref<4x16xf32>, %c: memref<4x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A copy into a strided view (a padded buffer's interior) becomes vector
+// loops, also in a function without linalg ops; a contiguous copy stays a
+// memref.copy (a memcpy).
+// CHECK-LABEL: func.func @copy_into_interior
+// CHECK:         scf.for
+// CHECK:           %[[ROW:.+]] = vector.transfer_read %{{.+}} : memref<8x16xf32>, vector<16xf32>
+// CHECK:           vector.transfer_write %[[ROW]], %{{.+}} : vector<16xf32>, memref<10x18xf32>
+// CHECK:         memref.copy %{{.+}}, %{{.+}} : memref<8x16xf32> to memref<8x16xf32>
+func.func @copy_into_interior(%a: memref<8x16xf32>, %padded: memref<10x18xf32>, %b: memref<8x16xf32>) {
+  %interior = memref.subview %padded[1, 1] [8, 16] [1, 1] : memref<10x18xf32> to memref<8x16xf32, strided<[18, 1], offset: 19>>
+  memref.copy %a, %interior : memref<8x16xf32> to memref<8x16xf32, strided<[18, 1], offset: 19>>
+  memref.copy %a, %b : memref<8x16xf32> to memref<8x16xf32>
+  return
+}

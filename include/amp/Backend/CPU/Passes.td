@@ -218,6 +218,7 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
            "Lanes of the vectors (elements, whatever their type)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
@@ -239,7 +240,9 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
     order a single thread would, so results do not depend on the number of
     threads. Ops with no such dimension, with dynamic ranges or with fewer
     iterations (where starting threads costs more than it saves) stay as
-    they are.
+    they are. A `memref.copy` of static shape and at least `min-iterations`
+    elements (bufferization's, e.g. into a padded buffer's interior) is
+    split the same way, as a `linalg.copy`.
 
     Before (`threads=2`):
     ```mlir
@@ -262,7 +265,8 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
            /*default=*/"16384",
            "The fewest loop iterations an op needs to be split">,
   ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

@@ -64,6 +64,30 @@ def CopyTensorsToBuffers : Pass<"amp-copy-tensors-to-buffers"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FillPerInit : Pass<"amp-fill-per-init"> {
+  let summary = "Give every destination that starts as a constant fill a "
+                "fill of its own";
+  let description = [{
+    CSE merges identical fills: the zero every sum, matmul or max starts
+    from is one `linalg.fill` (or its generalized form, a `linalg.generic`
+    without inputs that yields a value defined above it) of one
+    `tensor.empty`, read as the destination (init) of every such op.
+    One-Shot Bufferize can let only one of them write in place into the
+    filled buffer; the others get a copy of it (`memref.copy`, run on one
+    thread): the digits transformer copied 19 buffers per call.
+
+    Each destination operand of a destination-style op that is a constant
+    fill of a `tensor.empty` shared with other users, or a
+    `tensor.expand_shape`/`collapse_shape` of one, gets a fill of its own
+    in its own type, placed right before its user; the first destination
+    user of a fill keeps it. Fills and reshapes left without users are
+    erased. Static shapes only. Runs right before bufferization in amp's
+    lowering pipelines.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ApproximateMath : Pass<"amp-approximate-math"> {
   let summary = "Evaluate math functions with polynomial approximations";
   let description = [{
