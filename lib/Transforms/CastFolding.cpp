@@ -49,15 +49,23 @@ Attribute roundFloatAttr(Attribute attr, FloatType type) {
 /// Erases `value`'s defining op, and then its operands' defining ops, while
 /// they have no users left and no side effects.
 void eraseDeadChain(PatternRewriter &rewriter, Value value) {
-  SmallVector<Value> worklist{value};
+  // Ops, not values: an op reached twice (x * x, or through two users) is
+  // erased once, and no value of an erased op is looked at again.
+  SmallVector<Operation *> worklist;
+  if (Operation *def = value.getDefiningOp())
+    worklist.push_back(def);
   while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    Operation *def = v.getDefiningOp();
-    if (!def || !def->use_empty() || !isPure(def))
+    Operation *def = worklist.pop_back_val();
+    if (!def->use_empty() || !isPure(def))
       continue;
-    SmallVector<Value> operands(def->getOperands());
+    SmallVector<Operation *> producers;
+    for (Value operand : def->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          producer && !llvm::is_contained(producers, producer))
+        producers.push_back(producer);
+    llvm::erase(worklist, def);
     rewriter.eraseOp(def);
-    llvm::append_range(worklist, operands);
+    llvm::append_range(worklist, producers);
   }
 }
 
@@ -305,11 +313,15 @@ struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
     if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32() ||
         !(low.isF16() || low.isBF16()))
       return rewriter.notifyMatchFailure(trunc, "not f32 to f16/bf16");
-    SmallVector<Value> operands;
+    // Each operand as a low value, or the constant it is in the low type:
+    // matched first, so that a failure leaves the IR as it was.
+    SmallVector<Value> lowValues;
+    SmallVector<Attribute> lowConstants;
     for (Value v : op->getOperands()) {
       if (auto ext = v.getDefiningOp<arith::ExtFOp>();
           ext && ext.getIn().getType() == trunc.getType()) {
-        operands.push_back(ext.getIn());
+        lowValues.push_back(ext.getIn());
+        lowConstants.push_back({});
         continue;
       }
       // A constant the low type holds exactly.
@@ -319,13 +331,20 @@ struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
           succeeded(converted = convertFloatAttr(value, low)) &&
           roundFloatAttr(*converted, cast<FloatType>(getElementTypeOrSelf(
                                          v.getType()))) == value) {
-        operands.push_back(arith::ConstantOp::create(
-            rewriter, v.getLoc(), cast<TypedAttr>(*converted)));
+        lowValues.push_back({});
+        lowConstants.push_back(*converted);
         continue;
       }
       return rewriter.notifyMatchFailure(trunc, "operand is not a widened "
                                                 "low value");
     }
+    SmallVector<Value> operands;
+    for (auto [v, lowValue, lowConstant] :
+         llvm::zip_equal(op->getOperands(), lowValues, lowConstants))
+      operands.push_back(lowValue ? lowValue
+                                  : arith::ConstantOp::create(
+                                        rewriter, v.getLoc(),
+                                        cast<TypedAttr>(lowConstant)));
     OperationState state(op->getLoc(), op->getName(), operands,
                          {trunc.getType()}, op->getAttrs());
     rewriter.replaceOp(trunc, rewriter.create(state)->getResults());

@@ -173,6 +173,38 @@ func.func @exact_arithmetic(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf1
 
 // -----
 
+// A square reads the widened value twice: it is computed low once, and the
+// widening, left without users, is erased once (it was looked at again after
+// being erased: found by amp-fuzz under AddressSanitizer).
+// CHECK-LABEL: func.func @exact_square
+// CHECK-SAME: (%[[A:.+]]: tensor<4xbf16>)
+// CHECK-NEXT: %[[S:.+]] = arith.mulf %[[A]], %[[A]] : tensor<4xbf16>
+// CHECK-NEXT: return %[[S]]
+func.func @exact_square(%a: tensor<4xbf16>) -> tensor<4xbf16> {
+  %e = arith.extf %a : tensor<4xbf16> to tensor<4xf32>
+  %s = arith.mulf %e, %e : tensor<4xf32>
+  %t = arith.truncf %s : tensor<4xf32> to tensor<4xbf16>
+  return %t : tensor<4xbf16>
+}
+
+// -----
+
+// An exact constant next to an operand that is not a widened low value:
+// nothing changes (the constant's low copy is only made once every operand
+// matched), and no constant is left behind.
+// CHECK-LABEL: func.func @exact_constant_wide_operand
+// CHECK-COUNT-1: arith.constant
+// CHECK-NOT: arith.constant
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : tensor<4xf32>
+func.func @exact_constant_wide_operand(%x: tensor<4xf32>) -> tensor<4xf16> {
+  %c = arith.constant dense<0.5> : tensor<4xf32>
+  %m = arith.mulf %c, %x : tensor<4xf32>
+  %t = arith.truncf %m : tensor<4xf32> to tensor<4xf16>
+  return %t : tensor<4xf16>
+}
+
+// -----
+
 // What must NOT change: lossy pairs a user wrote stay.
 // extf(truncf(x)) is not x; truncf(truncf(x)) rounds twice; exp is not
 // correctly rounded; a constant f16 cannot hold stays an f32 operand.
