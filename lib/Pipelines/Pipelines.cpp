@@ -124,6 +124,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
     // stay one block: scopes without allocas are inlined before the loops
     // in them become branches.
     pm.addPass(createCanonicalizerPass());
+    // One fork and join for a run of ops instead of one per op.
+    pm.nest<func::FuncOp>().addPass(amp::createMergeParallelRegions());
   }
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

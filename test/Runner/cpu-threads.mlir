@@ -27,6 +27,22 @@
 // OMP: omp.wsloop
 // SERIAL-NOT: omp.
 //
+// A chain of ops, one of them small (a full reduction: one thread): the
+// large ops' worksharing loops and the small op between them (omp.single)
+// run in one parallel region, one fork and join per call
+// (amp-merge-parallel-regions), with the results of one thread.
+// RUN: amp-run %s --entry=chain --seed=5 --save-inputs=%t/chain --threads=1 --output=%t/chain-1.npy
+// RUN: amp-run %s --entry=chain --input=%t/chain/arg0.npy --threads=2 --output=%t/chain-2.npy
+// RUN: cmp %t/chain-1.npy %t/chain-2.npy
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm{threads=2})' --mlir-print-ir-after=amp-merge-parallel-regions -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGED
+// MERGED-LABEL: func.func @chain
+// MERGED-COUNT-1: omp.parallel
+// MERGED-NOT:   omp.parallel
+// MERGED:       omp.wsloop
+// MERGED:       omp.single
+// MERGED:       omp.wsloop
+// MERGED:       return
+//
 // Bad counts are errors before anything runs.
 // RUN: not amp-run %s --entry=layer %{inputs} --threads=2000 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: --threads must be at most 1024, got 2000
@@ -42,4 +58,15 @@ func.func @layer(%x: tensor<128x64xf32>, %w: tensor<64x256xf32>, %b: tensor<256x
   %s = arith.addf %m, %bb : tensor<128x256xf32>
   %t = math.tanh %s : tensor<128x256xf32>
   return %t : tensor<128x256xf32>
+}
+
+func.func @chain(%x: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %t = math.tanh %x : tensor<256x128xf32>
+  %r = tosa.reduce_sum %t {axis = 1 : i32} : (tensor<256x128xf32>) -> tensor<256x1xf32>
+  %m = tosa.reduce_max %r {axis = 0 : i32} : (tensor<256x1xf32>) -> tensor<1x1xf32>
+  %y = tosa.sub %t, %m : (tensor<256x128xf32>, tensor<1x1xf32>) -> tensor<256x128xf32>
+  %z = tosa.reduce_sum %y {axis = 1 : i32} : (tensor<256x128xf32>) -> tensor<256x1xf32>
+  %w = tosa.mul %y, %z, %shift : (tensor<256x128xf32>, tensor<256x1xf32>, tensor<1xi8>) -> tensor<256x128xf32>
+  return %w : tensor<256x128xf32>
 }

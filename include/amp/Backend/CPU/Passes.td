@@ -270,6 +270,56 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MergeParallelRegions : Pass<"amp-merge-parallel-regions"> {
+  let summary = "Run consecutive OpenMP parallel regions as one";
+  let description = [{
+    `amp-distribute-for-threads` splits each large op into one slice per
+    thread, and the lowering runs each op's slices as an `omp.parallel`
+    region: one fork and join of the threads per op (about 3 µs on amp's
+    2-core development VM, where a small model's ops take 20 µs). This pass
+    runs after `convert-scf-to-openmp` and merges consecutive
+    `omp.parallel` ops of a block that have the same operands and
+    attributes into the first of them:
+
+    - the bodies run one after the other; a body that does not end with an
+      `omp.wsloop` (whose end is a barrier) is followed by an
+      `omp.barrier`, so each starts when the one before has finished on
+      every thread;
+    - ops between two regions without results (a small op left on one
+      thread, a copy) run in an `omp.single` (one thread, then a barrier);
+    - pure ops and `memref.alloc`s between them move before the merged
+      region, and `memref.dealloc`s after it.
+
+    Moving allocations up and deallocations down keeps more buffers alive
+    at once; a region stops growing when the buffers it would allocate
+    early would exceed `max-hoisted-bytes`, or at an op that is none of the
+    above (one with results and effects, a call, a terminator).
+
+    Before:
+    ```mlir
+    omp.parallel num_threads(%n : i32) { omp.wsloop { ... } omp.terminator }
+    %b = memref.alloc() : memref<64xf32>
+    omp.parallel num_threads(%n : i32) { omp.wsloop { ... } omp.terminator }
+    ```
+    After:
+    ```mlir
+    %b = memref.alloc() : memref<64xf32>
+    omp.parallel num_threads(%n : i32) {
+      omp.wsloop { ... }
+      omp.wsloop { ... }
+      omp.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxHoistedBytes", "max-hoisted-bytes", "int64_t",
+           /*default=*/"33554432",
+           "The most bytes of buffers a merged region may allocate before "
+           "it starts">,
+  ];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect"];
+}
+
 def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
   let summary = "Lower 0-d vector transfers on buffers to loads and stores";
   let description = [{
