@@ -54,10 +54,9 @@ static std::optional<int64_t> staticBytes(memref::AllocOp alloc) {
 }
 
 /// Whether `op` can run on one thread inside a parallel region: no
-/// results (nothing after it could see them), no terminator, no call or
-/// OpenMP op inside it.
+/// terminator, no call or OpenMP op inside it.
 static bool canRunOnOneThread(Operation *op) {
-  if (op->getNumResults() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+  if (op->hasTrait<OpTrait::IsTerminator>())
     return false;
   WalkResult walk = op->walk([](Operation *nested) {
     if (isa<CallOpInterface>(nested) ||
@@ -66,6 +65,26 @@ static bool canRunOnOneThread(Operation *op) {
     return WalkResult::advance();
   });
   return !walk.wasInterrupted();
+}
+
+/// Whether the results of `ops` (consecutive ops of one block) are only
+/// used by `ops`: in an omp.single, nothing outside it could see them.
+static bool isSelfContained(ArrayRef<Operation *> ops) {
+  llvm::SmallPtrSet<Operation *, 16> set(ops.begin(), ops.end());
+  for (Operation *op : ops)
+    for (Operation *user : op->getUsers()) {
+      Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+      if (!ancestor || !set.contains(ancestor))
+        return false;
+    }
+  return true;
+}
+
+/// Whether an operand of `op` is a result of one of `ops`.
+static bool usesAny(Operation *op, ArrayRef<Operation *> ops) {
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return llvm::is_contained(ops, operand.getDefiningOp());
+  });
 }
 
 /// The merge that starts at `first`, extended over the ops after it while
@@ -80,7 +99,8 @@ static Merge collectMerge(omp::ParallelOp first, int64_t maxHoistedBytes) {
   for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
     if (auto region = dyn_cast<omp::ParallelOp>(op)) {
       if (!isMergeable(first, region) ||
-          hoistedBytes + pendingBytes > maxHoistedBytes)
+          hoistedBytes + pendingBytes > maxHoistedBytes ||
+          !isSelfContained(serial))
         break;
       merge.regions.push_back(region);
       merge.serial.push_back(std::move(serial));
@@ -105,7 +125,8 @@ static Merge collectMerge(omp::ParallelOp first, int64_t maxHoistedBytes) {
       sunk.push_back(op);
       continue;
     }
-    if (isPure(op) && op->getNumRegions() == 0) {
+    // Pure ops move up, unless they compute on what runs on one thread.
+    if (isPure(op) && op->getNumRegions() == 0 && !usesAny(op, serial)) {
       hoisted.push_back(op);
       continue;
     }

@@ -118,9 +118,55 @@ func.func @barrier(%a: memref<64xf32>, %n: i32) {
 
 // -----
 
+// Ops with results run on one thread too when only they use them (a small
+// op unrolled to loads and stores); a pure op computing on them stays
+// with them instead of moving up.
+// CHECK-LABEL: func.func @serial_results
+// CHECK:         omp.parallel
+// CHECK:           omp.wsloop
+// CHECK:           omp.single {
+// CHECK-NEXT:        %[[V:.+]] = memref.load
+// CHECK-NEXT:        %[[W:.+]] = arith.addf %[[V]], %[[V]]
+// CHECK-NEXT:        memref.store %[[W]]
+// CHECK-NEXT:        omp.terminator
+// CHECK-NEXT:      }
+// CHECK-NEXT:      omp.wsloop
+// CHECK-NOT:     omp.parallel
+func.func @serial_results(%a: memref<64xf32>, %n: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  omp.parallel num_threads(%n : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c32) {
+        memref.store %zero, %a[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  %v = memref.load %a[%c0] : memref<64xf32>
+  %w = arith.addf %v, %v : f32
+  memref.store %w, %a[%c1] : memref<64xf32>
+  omp.parallel num_threads(%n : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c32) {
+        memref.store %zero, %a[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // Not merged: other threads, a call between two regions (it could start
-// threads of its own), an op between them with a result that is read and
-// written memory (a load).
+// threads of its own), an op between them whose result the next region
+// reads (a load).
 // CHECK-LABEL: func.func @apart
 // CHECK-COUNT-4: omp.parallel
 func.func private @other()

@@ -285,15 +285,16 @@ def MergeParallelRegions : Pass<"amp-merge-parallel-regions"> {
       `omp.wsloop` (whose end is a barrier) is followed by an
       `omp.barrier`, so each starts when the one before has finished on
       every thread;
-    - ops between two regions without results (a small op left on one
-      thread, a copy) run in an `omp.single` (one thread, then a barrier);
+    - ops between two regions whose results only they use (a small op
+      left on one thread, a copy) run in an `omp.single` (one thread, then
+      a barrier);
     - pure ops and `memref.alloc`s between them move before the merged
       region, and `memref.dealloc`s after it.
 
     Moving allocations up and deallocations down keeps more buffers alive
     at once; a region stops growing when the buffers it would allocate
-    early would exceed `max-hoisted-bytes`, or at an op that is none of the
-    above (one with results and effects, a call, a terminator).
+    early would exceed `max-hoisted-bytes`, before ops whose results are
+    used after the next region, and at a call or a terminator.
 
     Before:
     ```mlir
