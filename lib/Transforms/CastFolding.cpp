@@ -315,13 +315,11 @@ struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
       return rewriter.notifyMatchFailure(trunc, "not f32 to f16/bf16");
     // Each operand as a low value, or the constant it is in the low type:
     // matched first, so that a failure leaves the IR as it was.
-    SmallVector<Value> lowValues;
-    SmallVector<Attribute> lowConstants;
+    SmallVector<OpFoldResult> lowOperands;
     for (Value v : op->getOperands()) {
       if (auto ext = v.getDefiningOp<arith::ExtFOp>();
           ext && ext.getIn().getType() == trunc.getType()) {
-        lowValues.push_back(ext.getIn());
-        lowConstants.push_back({});
+        lowOperands.push_back(ext.getIn());
         continue;
       }
       // A constant the low type holds exactly.
@@ -331,20 +329,20 @@ struct ComputeLowWhenExact : OpRewritePattern<arith::TruncFOp> {
           succeeded(converted = convertFloatAttr(value, low)) &&
           roundFloatAttr(*converted, cast<FloatType>(getElementTypeOrSelf(
                                          v.getType()))) == value) {
-        lowValues.push_back({});
-        lowConstants.push_back(*converted);
+        lowOperands.push_back(*converted);
         continue;
       }
       return rewriter.notifyMatchFailure(trunc, "operand is not a widened "
                                                 "low value");
     }
     SmallVector<Value> operands;
-    for (auto [v, lowValue, lowConstant] :
-         llvm::zip_equal(op->getOperands(), lowValues, lowConstants))
-      operands.push_back(lowValue ? lowValue
-                                  : arith::ConstantOp::create(
-                                        rewriter, v.getLoc(),
-                                        cast<TypedAttr>(lowConstant)));
+    for (auto [v, lowOperand] : llvm::zip_equal(op->getOperands(), lowOperands))
+      operands.push_back(
+          isa<Value>(lowOperand)
+              ? cast<Value>(lowOperand)
+              : arith::ConstantOp::create(
+                    rewriter, v.getLoc(),
+                    cast<TypedAttr>(cast<Attribute>(lowOperand))));
     OperationState state(op->getLoc(), op->getName(), operands,
                          {trunc.getType()}, op->getAttrs());
     rewriter.replaceOp(trunc, rewriter.create(state)->getResults());

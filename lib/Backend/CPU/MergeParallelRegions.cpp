@@ -60,7 +60,7 @@ static bool canRunOnOneThread(Operation *op) {
     return false;
   WalkResult walk = op->walk([](Operation *nested) {
     if (isa<CallOpInterface>(nested) ||
-        isa<omp::OpenMPDialect>(nested->getDialect()))
+        isa_and_nonnull<omp::OpenMPDialect>(nested->getDialect()))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -188,6 +188,12 @@ struct MergeParallelRegions
     : amp::impl::MergeParallelRegionsBase<MergeParallelRegions> {
   using Base::Base;
   void runOnOperation() override {
+    if (maxHoistedBytes < 0) {
+      getOperation()->emitError("amp-merge-parallel-regions: "
+                                "max-hoisted-bytes must not be negative, got ")
+          << static_cast<int64_t>(maxHoistedBytes);
+      return signalPassFailure();
+    }
     // Outermost regions only: one nested in another runs on one thread.
     SmallVector<omp::ParallelOp> regions;
     getOperation()->walk<WalkOrder::PreOrder>([&](omp::ParallelOp region) {

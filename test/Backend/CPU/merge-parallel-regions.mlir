@@ -5,6 +5,8 @@
 // deallocations after it.
 // RUN: amp-opt %s -split-input-file --amp-merge-parallel-regions | FileCheck %s
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-merge-parallel-regions{max-hoisted-bytes=255}))' | FileCheck %s --check-prefix=CAP
+// RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-merge-parallel-regions{max-hoisted-bytes=-1}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: max-hoisted-bytes must not be negative, got -1
 
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME:    (%[[A:.+]]: memref<64xf32>, %[[N:.+]]: i32)
