@@ -138,3 +138,35 @@ func.func @sum_of_low(%a: tensor<16x16xf32>, %w: tensor<16x64xf32>, %c: tensor<1
   %2 = linalg.reduce { arith.addf } ins(%1 : tensor<16x64xf32>) outs(%r : tensor<16xf32>) dimensions = [1]
   return %2 : tensor<16xf32>
 }
+
+// -----
+
+// An scf.if yields a contraction's result on one side and its square on
+// the other. The square may exceed f16 (the contraction reaches 640) and
+// stays f32, so the if's result is f32 under every placement, and the
+// contraction's low result is widened for it. The naive placement once
+// typed the whole group f16 because the contraction produces into it,
+// squaring in f16 (found by amp-fuzz).
+// OPT-LABEL: func.func @branch_joins_f32_op
+// OPT: arith.mulf %{{.+}}, %{{.+}} : tensor<16x16xf32>
+// OPT: scf.if %{{.+}} -> (tensor<16x16xf32>)
+// GREEDY-LABEL: func.func @branch_joins_f32_op
+// GREEDY: arith.mulf %{{.+}}, %{{.+}} : tensor<16x16xf32>
+// GREEDY: scf.if %{{.+}} -> (tensor<16x16xf32>)
+// NAIVE-LABEL: func.func @branch_joins_f32_op
+// NAIVE: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<16x16xf16>, tensor<16x16xf16>)
+// NAIVE: arith.mulf %{{.+}}, %{{.+}} : tensor<16x16xf32>
+// NAIVE: scf.if %{{.+}} -> (tensor<16x16xf32>)
+func.func @branch_joins_f32_op(%a: tensor<16x16xf32> {amp.range = [-10.0, 10.0]}, %w: tensor<16x16xf32> {amp.range = [-4.0, 4.0]}, %p: i1) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<16x16xf32>, tensor<16x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %1 = arith.mulf %0, %0 : tensor<16x16xf32>
+  %2 = scf.if %p -> tensor<16x16xf32> {
+    scf.yield %1 : tensor<16x16xf32>
+  } else {
+    scf.yield %0 : tensor<16x16xf32>
+  }
+  return %2 : tensor<16x16xf32>
+}
