@@ -9,29 +9,11 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <optional>
-#include <unordered_map>
-#include <vector>
 
 using namespace mlir::amp::runtime;
 
 namespace {
-/// Each block starts with its size class; the caller's bytes follow.
-constexpr uint64_t kHeaderBytes = 16;
-
-struct Pool {
-  std::mutex mutex;
-  std::unordered_map<uint64_t, std::vector<char *>> freeBlocks;
-  uint64_t heldBytes = 0;
-};
-
-Pool &pool() {
-  // Never destroyed: OpenMP workers may free after static destructors ran.
-  static Pool *instance = new Pool;
-  return *instance;
-}
-
 /// Sizes round up to 64 bytes, and to 4 KiB above 64 KiB, so that buffers
 /// of nearly equal sizes share blocks.
 uint64_t sizeClass(uint64_t bytes) {
@@ -39,6 +21,54 @@ uint64_t sizeClass(uint64_t bytes) {
   return (bytes + granule - 1) / granule * granule;
 }
 } // namespace
+
+void *BlockCache::allocate(uint64_t bytes) {
+  if (bytes > UINT64_MAX - 4096)
+    return nullptr;
+  uint64_t size = sizeClass(bytes ? bytes : 1);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = freeBlocks.find(size);
+    if (it != freeBlocks.end() && !it->second.empty()) {
+      void *block = it->second.back();
+      it->second.pop_back();
+      held -= size;
+      sizeOf[block] = size;
+      return block;
+    }
+  }
+  void *block = allocateFn(size);
+  if (!block)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  sizeOf[block] = size;
+  return block;
+}
+
+bool BlockCache::release(void *block) {
+  if (!block)
+    return true;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizeOf.find(block);
+    if (it == sizeOf.end())
+      return false;
+    uint64_t size = it->second;
+    sizeOf.erase(it);
+    if (held + size <= limit) {
+      freeBlocks[size].push_back(block);
+      held += size;
+      return true;
+    }
+  }
+  releaseFn(block);
+  return true;
+}
+
+uint64_t BlockCache::heldBytes() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return held;
+}
 
 /// AMP_BUFFER_POOL_MIB in bytes: nullopt when unset, 0 with `valid` false
 /// when it is not a count of MiB below 2^44.
@@ -68,48 +98,21 @@ uint64_t mlir::amp::runtime::poolLimitBytes() {
   return limit;
 }
 
+static BlockCache &pool() {
+  // Never destroyed: OpenMP workers may free after static destructors ran.
+  static BlockCache *instance = new BlockCache(
+      [](uint64_t bytes) { return std::malloc(bytes); }, std::free,
+      poolLimitBytes());
+  return *instance;
+}
+
 void *mlir::amp::runtime::poolAllocate(uint64_t bytes) {
-  uint64_t size = sizeClass(bytes);
-  Pool &p = pool();
-  {
-    std::lock_guard<std::mutex> lock(p.mutex);
-    auto it = p.freeBlocks.find(size);
-    if (it != p.freeBlocks.end() && !it->second.empty()) {
-      char *block = it->second.back();
-      it->second.pop_back();
-      p.heldBytes -= size;
-      return block + kHeaderBytes;
-    }
-  }
-  if (size > UINT64_MAX - kHeaderBytes)
-    return nullptr;
-  auto *block = static_cast<char *>(std::malloc(size + kHeaderBytes));
-  if (!block)
-    return nullptr;
-  std::memcpy(block, &size, sizeof(size));
-  return block + kHeaderBytes;
+  return pool().allocate(bytes);
 }
 
 void mlir::amp::runtime::poolRelease(void *pointer) {
-  if (!pointer)
-    return;
-  char *block = static_cast<char *>(pointer) - kHeaderBytes;
-  uint64_t size;
-  std::memcpy(&size, block, sizeof(size));
-  Pool &p = pool();
-  {
-    std::lock_guard<std::mutex> lock(p.mutex);
-    if (p.heldBytes + size <= poolLimitBytes()) {
-      p.freeBlocks[size].push_back(block);
-      p.heldBytes += size;
-      return;
-    }
-  }
-  std::free(block);
+  if (!pool().release(pointer))
+    std::free(pointer);
 }
 
-uint64_t mlir::amp::runtime::poolHeldBytes() {
-  Pool &p = pool();
-  std::lock_guard<std::mutex> lock(p.mutex);
-  return p.heldBytes;
-}
+uint64_t mlir::amp::runtime::poolHeldBytes() { return pool().heldBytes(); }

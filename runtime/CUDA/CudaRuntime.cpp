@@ -18,12 +18,16 @@
 // (the program's dense constants) live in the JIT's memory, which the
 // device cannot read: amp-run routes the host code's addresses of them
 // through ampRuntimeMapGlobal, which returns a managed copy made once.
+// Freed buffers are kept, by size, for the next call's allocations (up to
+// AMP_BUFFER_POOL_MIB, as amp's CPU buffer pool).
 //
 // Errors of the driver are fatal: the message names the call and the CUDA
 // error, and the process exits with status 1 (a failed launch must not
 // produce results).
 //
 //===----------------------------------------------------------------------===//
+
+#include "amp/Runner/BufferPool.h"
 
 #include <dlfcn.h>
 
@@ -270,19 +274,39 @@ AMP_EXPORT int ampRuntimeCheck(char *message, size_t size) {
   return 1;
 }
 
+/// The program's buffers: managed memory, kept for reuse once freed (the
+/// driver's managed allocations and frees synchronise and cost far more
+/// than a kernel on small tensors, every call).
+static mlir::amp::runtime::BlockCache &managedMemory() {
+  static auto *cache = new mlir::amp::runtime::BlockCache(
+      [](uint64_t bytes) -> void * {
+        const Driver &d = driver();
+        CUdeviceptr pointer = 0;
+        CUresult result =
+            d.cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL);
+        if (result != CUDA_SUCCESS)
+          fatal("cannot allocate %llu bytes of managed memory: %s",
+                (unsigned long long)bytes, describe(d, result).c_str());
+        return reinterpret_cast<void *>(pointer);
+      },
+      [](void *pointer) {
+        check(driver().cuMemFree(toDevice(pointer)), "cuMemFree");
+      },
+      mlir::amp::runtime::poolLimitBytes());
+  return *cache;
+}
+
 AMP_EXPORT void *ampRuntimeAlloc(uint64_t bytes) {
-  const Driver &d = driver();
-  CUdeviceptr pointer = 0;
-  CUresult result =
-      d.cuMemAllocManaged(&pointer, bytes ? bytes : 1, CU_MEM_ATTACH_GLOBAL);
-  if (result != CUDA_SUCCESS)
-    fatal("cannot allocate %llu bytes of managed memory: %s",
-          (unsigned long long)bytes, describe(d, result).c_str());
-  return reinterpret_cast<void *>(pointer);
+  void *pointer = managedMemory().allocate(bytes);
+  if (!pointer)
+    fatal("cannot allocate %llu bytes of managed memory",
+          (unsigned long long)bytes);
+  return pointer;
 }
 
 AMP_EXPORT void ampRuntimeFree(void *pointer) {
-  if (pointer)
+  // Device memory (gpu.alloc without host_shared) is not in the cache.
+  if (!managedMemory().release(pointer))
     check(driver().cuMemFree(toDevice(pointer)), "cuMemFree");
 }
 

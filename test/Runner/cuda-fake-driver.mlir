@@ -40,6 +40,16 @@
 // RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --repeat=3 | FileCheck %s --check-prefix=REPEAT
 // REPEAT-COUNT-3: fake-cuda: launch offset_kernel
 // REPEAT-NOT: fake-cuda: launch
+//
+// Freed buffers are kept for the next call: the f16 matmul's temporaries
+// (its rounded operands) are allocated from the driver on the first call
+// only, and nothing goes back to it, so three calls ask it for as much
+// managed memory as one.
+// RUN: env LD_LIBRARY_PATH=%t amp-run %t/f16.mlir --entry=matmul --backend=cuda --repeat=1 > %t/one.txt
+// RUN: env LD_LIBRARY_PATH=%t amp-run %t/f16.mlir --entry=matmul --backend=cuda --repeat=3 > %t/three.txt
+// RUN: cat %t/one.txt %t/three.txt | FileCheck %s --check-prefix=POOL
+// POOL: fake-cuda: [[N:[0-9]+]] managed allocations, 0 frees
+// POOL: fake-cuda: [[N]] managed allocations, 0 frees
 
 func.func @matmul(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>) -> tensor<16x8xf32> {
   %zero = arith.constant 0.0 : f32

@@ -113,12 +113,22 @@ CUresult cuEventDestroy_v2(void *e) { return OK; }
 CUresult cuEventSynchronize(void *e) { return OK; }
 CUresult cuEventRecord(void *e, void *s) { return OK; }
 CUresult cuMemAlloc_v2(uint64_t *p, size_t n) { *p = (uintptr_t)allocate(n); return OK; }
-CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned flags) { *p = (uintptr_t)allocate(n); return OK; }
+static int managedAllocations, frees;
+CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned flags) {
+  *p = (uintptr_t)allocate(n);
+  ++managedAllocations;
+  return OK;
+}
+/* How often the runtime went to the driver for memory, printed at exit. */
+__attribute__((destructor)) static void printAllocationCounts(void) {
+  printf("fake-cuda: %d managed allocations, %d frees\n", managedAllocations, frees);
+}
 CUresult cuMemFree_v2(uint64_t p) {
   for (int i = 0; i < allocationCount; ++i)
     if (allocations[i].begin == (char *)(uintptr_t)p) {
       allocations[i].begin = 0;
       free((void *)(uintptr_t)p);
+      ++frees;
       return OK;
     }
   printf("fake-cuda: cuMemFree of %p, which it did not allocate\n", (void *)(uintptr_t)p);
