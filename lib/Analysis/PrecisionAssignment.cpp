@@ -24,7 +24,7 @@
 //     to it, and the ops that read or produce it compute in f32.
 //  3-4. Place follow ops and free groups, by one of three placements:
 //     - naive (NaivePlacement.cpp): only allow ops run low, each wrapped in
-//       its own casts;
+//       its own casts (a value an f32 op also produces stays f32);
 //     - greedy (GreedyPlacement.cpp), TVM's forward rule: propagate group
 //       states forward (Free < Low < F32: allow ops produce low values, never
 //       ops f32 values, follow ops the join of their inputs), give groups no
