@@ -97,6 +97,44 @@ if _loads("libcuda.so.1"):
 else:
     config.available_features.add("no-cuda-driver")
 
+
+def _has_cuda_device():
+    """A CUDA driver that initialises and has a device: the tests that run
+    kernels (cuda-gpu) need one; CI machines have none."""
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return (cuda.cuInit(0) == 0 and
+                cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+                count.value > 0)
+    except (OSError, AttributeError):
+        return False
+
+
+if "cuda-driver" in config.available_features and _has_cuda_device():
+    config.available_features.add("cuda-gpu")
+
+
+def _find_libdevice():
+    """The CUDA Toolkit's libdevice where amp-lower-to-nvvm looks for it
+    (amp::findLibdevice)."""
+    roots = [os.environ[v] for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")
+             if v in os.environ]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+    roots.append("/usr/local/cuda")
+    files = [os.path.join(r, "nvvm", "libdevice", "libdevice.10.bc") for r in roots]
+    files.append("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc")
+    return next((f for f in files if os.path.isfile(f)), None)
+
+
+_libdevice = _find_libdevice()
+if _libdevice:
+    config.available_features.add("libdevice")
+    config.substitutions.append(("%libdevice", _libdevice))
+
 # ONNX Runtime (scripts/setup-reference.sh) as the reference for imported
 # ONNX models.
 if shutil.which("node") and os.path.isdir(os.path.join(

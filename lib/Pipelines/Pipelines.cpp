@@ -26,6 +26,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -255,21 +260,85 @@ LogicalResult mlir::amp::verifyLowerToNVVMOptions(
     return emitError("amp-lower-to-nvvm: format must be bin, isa or fatbin, "
                      "got '" +
                      options.format + "'");
+  if (!options.libdevice.empty() &&
+      !llvm::sys::fs::is_regular_file(options.libdevice))
+    return emitError("amp-lower-to-nvvm: libdevice '" + options.libdevice +
+                     "' is not a file");
   return success();
+}
+
+std::string mlir::amp::findLibdevice() {
+  SmallVector<std::string> roots;
+  for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(variable))
+      roots.push_back(value);
+  if (std::optional<std::string> ptxas =
+          llvm::sys::Process::FindInEnvPath("PATH", "ptxas")) {
+    // <root>/bin/ptxas, with the links resolved (/usr/bin/ptxas may point
+    // into the toolkit).
+    SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*ptxas, real))
+      roots.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
+              .str());
+  }
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::is_regular_file(path))
+      return path.str().str();
+  }
+  // Debian's nvidia-cuda-toolkit.
+  StringRef debian = "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc";
+  return llvm::sys::fs::is_regular_file(debian) ? debian.str() : "";
 }
 
 void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                             const LowerToNVVMOptions &options) {
   buildGPUKernels(pm);
+  // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the
+  // target: it attaches its own #nvvm.target, which links no libdevice
+  // unless $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH says where the toolkit is,
+  // and a kernel's math functions (math.tanh, exp, erf, ...) become calls to
+  // libdevice's __nv_* functions: without it the driver or ptxas stops at
+  // the first one.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
+  std::string libdevice =
+      options.libdevice.empty() ? findLibdevice() : options.libdevice.getValue();
+  if (!libdevice.empty())
+    target.linkLibs.push_back(libdevice);
   pm.addPass(createGpuNVVMAttachTarget(target));
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertGpuOpsToNVVMOpsOptions kernels;
+  kernels.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::amp::registerAmpPipelines() {

@@ -342,8 +342,13 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   CUresult result = d.cuModuleLoadDataEx(&module, data, 3, options, values);
   if (result != CUDA_SUCCESS)
-    fatal("compiling the PTX failed: %s%s%s", describe(d, result).c_str(),
-          log[0] ? "\n" : "", log);
+    fatal("compiling the PTX failed: %s%s%s%s", describe(d, result).c_str(),
+          log[0] ? "\n" : "", log,
+          std::strstr(log, "__nv_")
+              ? "\n(the kernels call libdevice, which was not linked: "
+                "lower them with amp-lower-to-nvvm{libdevice=...} or set "
+                "CUDA_HOME to the CUDA Toolkit)"
+              : "");
   return module;
 }
 

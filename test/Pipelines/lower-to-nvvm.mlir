@@ -10,18 +10,20 @@
 // Bad options are errors, not warnings.
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{chip=sm_xx})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{format=cubin})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFORMAT
+// RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{libdevice=%t.missing.bc})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLIBDEVICE
 // BADCHIP: error: amp-lower-to-nvvm: chip must be sm_<N>[a|f] with N >= 20, got 'sm_xx'
+// BADLIBDEVICE: error: amp-lower-to-nvvm: libdevice '{{.*}}missing.bc' is not a file
 // BADFORMAT: error: amp-lower-to-nvvm: format must be bin, isa or fatbin, got 'cubin'
 
 // Every kernel is outlined into a gpu.binary; the host side launches them.
 // PTX90: gpu.launch_func
-// PTX90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
+// PTX90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80"{{[^>]*}}>, {{.*}}assembly = "
 // PTX90-SAME: .target sm_90
 // PTX90: cvt.rn.f16.f32
-// PTX80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "
+// PTX80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80"{{[^>]*}}>, {{.*}}assembly = "
 // PTX80: cvt.rn.bf16.f32
-// CUBIN90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, properties = {ISAToBinaryTimeInMs = {{[0-9]+}} : i64{{.*}}}, bin = "
-// CUBIN80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, properties = {{.*}}, bin = "
+// CUBIN90: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80"{{[^>]*}}>, properties = {ISAToBinaryTimeInMs = {{[0-9]+}} : i64{{.*}}}, bin = "
+// CUBIN80: gpu.binary @{{.+}} [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80"{{[^>]*}}>, properties = {{.*}}, bin = "
 
 #bias = affine_map<(b, n) -> (n)>
 #id = affine_map<(b, n) -> (b, n)>

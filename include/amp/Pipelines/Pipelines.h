@@ -58,9 +58,21 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("bin (cubin through the CUDA Toolkit's ptxas), isa (PTX "
                      "text) or fatbin"),
       llvm::cl::init("bin")};
+  PassOptions::Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("The CUDA Toolkit's libdevice.10.bc, linked into the "
+                     "kernels for their math functions (default: found "
+                     "under $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, next to "
+                     "ptxas on $PATH, or in /usr/local/cuda)")};
 };
 
-/// Checks `options`: a chip `sm_<N>` with N >= 20 and a known format.
+/// The CUDA Toolkit's libdevice.10.bc: under $CUDA_ROOT, $CUDA_HOME or
+/// $CUDA_PATH, beside the ptxas found on $PATH, under /usr/local/cuda or in
+/// Debian's /usr/lib/nvidia-cuda-toolkit; empty when there is none.
+std::string findLibdevice();
+
+/// Checks `options`: a chip `sm_<N>` with N >= 20, a known format and, when
+/// given, a libdevice file that exists.
 LogicalResult
 verifyLowerToNVVMOptions(const LowerToNVVMOptions &options,
                          function_ref<LogicalResult(const Twine &)> emitError);
