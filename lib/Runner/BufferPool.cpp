@@ -8,7 +8,6 @@
 #include "amp/Runner/BufferPool.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 
 using namespace mlir::amp::runtime;
