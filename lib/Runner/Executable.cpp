@@ -62,7 +62,9 @@ Executable::create(ModuleOp module, EntrySignature signature,
   engineOptions.transformer = transformer;
   engineOptions.sharedLibPaths = libraries;
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
+  // AMP_JIT_PERF: the code is registered with perf (docs/Runner.md).
+  engineOptions.enablePerfNotificationListener =
+      std::getenv("AMP_JIT_PERF") != nullptr;
   auto engine =
       ExecutionEngine::create(module, engineOptions, std::move(*engineMachine));
   if (!engine)

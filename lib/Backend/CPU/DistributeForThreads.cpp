@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Backend/CPU/Passes.h"
+#include "amp/Backend/CPU/VectorizeContractions.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -90,6 +92,13 @@ struct DistributeForThreads
           chooseSplitDimension(op, threads, minIterations);
       if (!dim)
         continue;
+      // A fill of the op's output right before it goes into the op's
+      // slices (each fills its part), where the kernel folds it.
+      auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
+      if (next && amp::getInitFill(next) == op &&
+          chooseSplitDimension(next, threads, minIterations))
+        continue;
+      linalg::LinalgOp fill = amp::getInitFill(op);
       SmallVector<int64_t> tileSizes(op.getNumLoops(), 0);
       tileSizes[*dim] = op.getStaticLoopRanges()[*dim] / threads;
       scf::SCFTilingOptions options;
@@ -101,6 +110,15 @@ struct DistributeForThreads
           rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (failed(tiled))
         continue;
+      if (fill) {
+        Operation *slice = tiled->tiledOps.front();
+        rewriter.setInsertionPoint(slice);
+        IRMapping mapping;
+        mapping.map(fill.getDpsInitOperand(0)->get(),
+                    cast<linalg::LinalgOp>(slice).getDpsInitOperand(0)->get());
+        rewriter.clone(*fill, mapping);
+        rewriter.eraseOp(fill);
+      }
       rewriter.eraseOp(op);
     }
   }

@@ -19,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace amp {
@@ -128,6 +129,59 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// The buffer `value` is a view of (through subviews, casts and reshapes).
+static Value rootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+    return nullptr;
+  Value init = op.getDpsInitOperand(0)->get();
+  auto fill = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getNumDpsInits() != 1 ||
+      fill.getDpsInitOperand(0)->get() != init ||
+      !fill.getMatchingIndexingMap(fill.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  if (!isa<linalg::FillOp>(fill)) {
+    if (!isa<linalg::GenericOp>(fill) || fill.getNumDpsInputs() != 0)
+      return nullptr;
+    Block &body = *fill.getBlock();
+    Value value = body.getTerminator()->getOperand(0);
+    if (value.getParentBlock() == &body &&
+        (!value.getDefiningOp<arith::ConstantOp>() ||
+         std::distance(body.begin(), body.end()) != 2))
+      return nullptr;
+  }
+  // `op` writes every element of its output once, and reads it only as
+  // its accumulator.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (!outMap.isProjectedPermutation() ||
+      outMap.getNumResults() != op.getNumParallelLoops() ||
+      llvm::any_of(outMap.getResults(), [&](AffineExpr index) {
+        return iterators[cast<AffineDimExpr>(index).getPosition()] !=
+               utils::IteratorType::parallel;
+      }))
+    return nullptr;
+  Value root = rootBuffer(init);
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (rootBuffer(input->get()) == root)
+      return nullptr;
+  return fill;
+}
+
+Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
+  if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation()))
+    return named.getInputs().front();
+  Value value = fill.getBlock()->getTerminator()->getOperand(0);
+  if (value.getParentBlock() != fill.getBlock())
+    return value;
+  return builder.clone(*value.getDefiningOp())->getResult(0);
+}
+
 std::optional<amp::ContractionTile>
 amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
                            int64_t maxRows, bool bf16Dot) {
@@ -218,10 +272,12 @@ namespace {
 /// Emits the loops and the register tile of one contraction.
 class KernelEmitter {
 public:
+  /// With `initValue`, the accumulators start at it instead of at the
+  /// output's elements.
   KernelEmitter(RewriterBase &rewriter, linalg::LinalgOp op,
-                amp::ContractionTile tile)
+                amp::ContractionTile tile, Value initValue)
       : b(rewriter), op(op), tile(tile), loc(op.getLoc()),
-        ranges(op.getStaticLoopRanges()) {}
+        ranges(op.getStaticLoopRanges()), initValue(initValue) {}
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
@@ -331,7 +387,10 @@ private:
     SmallVector<Value> accumulators;
     for (int64_t row = 0; row < tile.rows; ++row)
       accumulators.push_back(
-          readVector(init->get(), indices(outMap, row), width));
+          initValue ? vector::BroadcastOp::create(
+                          b, loc, VectorType::get({width}, initValue.getType()),
+                          initValue)
+                    : readVector(init->get(), indices(outMap, row), width));
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
     for (int64_t row = 0; row < tile.rows; ++row)
@@ -501,6 +560,7 @@ private:
   amp::ContractionTile tile;
   Location loc;
   SmallVector<int64_t> ranges;
+  Value initValue;
   SmallVector<unsigned> reductionDims;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
@@ -520,8 +580,12 @@ LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  KernelEmitter(rewriter, op, *tile).emit();
+  linalg::LinalgOp fill = getInitFill(op);
+  Value initValue = fill ? materializeFillValue(rewriter, fill) : Value();
+  KernelEmitter(rewriter, op, *tile, initValue).emit();
   rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
   return success();
 }
 

@@ -34,15 +34,28 @@ bool amp::shouldFuseElementwise(OpOperand *fusedOperand) {
   return producer && producer->hasOneUse() && !fusionRecomputes(fusedOperand);
 }
 
+bool amp::shouldFoldReshape(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  // A reduction whose result's innermost dimension an expand_shape splits.
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(operand->getOwner());
+  auto reduction = dyn_cast<linalg::LinalgOp>(producer);
+  if (!expand || !reduction || reduction.getNumReductionLoops() == 0)
+    return true;
+  ArrayRef<int64_t> shape = expand.getResultType().getShape();
+  ReassociationIndices innermost = expand.getReassociationIndices().back();
+  return llvm::count_if(innermost, [&](int64_t dim) {
+           return shape[dim] != 1;
+         }) <= 1;
+}
+
 void amp::populateAmpElementwiseFusionPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   linalg::ControlFusionFn control = shouldFuseElementwise;
   linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-  linalg::populateFoldReshapeOpsByExpansionPatterns(
-      patterns, [](OpOperand *operand) {
-        Operation *producer = operand->get().getDefiningOp();
-        return producer && producer->hasOneUse();
-      });
+  linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                    shouldFoldReshape);
   linalg::populateConstantFoldLinalgOperations(patterns, control);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -87,3 +87,25 @@ func.func @copy_into_interior(%a: memref<8x16xf32>, %padded: memref<10x18xf32>) 
   memref.copy %a, %interior : memref<8x16xf32> to memref<8x16xf32, strided<[18, 1], offset: 19>>
   return
 }
+
+// -----
+
+// A fill of a contraction's output right before it goes into the
+// contraction's slices: each thread fills its half just before computing
+// it, where amp-vectorize-contractions folds the fill into the kernel.
+// CHECK-LABEL: func.func @fill_in_slice
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (32) {
+// CHECK:           %[[C:.+]] = memref.subview %{{.+}}[%[[I]], 0] [32, 16] [1, 1]
+// CHECK-NEXT:      linalg.fill ins(%{{.+}} : f32) outs(%[[C]] : memref<32x16xf32, strided<[16, 1], offset: ?>>)
+// CHECK-NEXT:      linalg.matmul ins(%{{.+}}, %{{.+}} : {{.+}}) outs(%[[C]] : {{.+}})
+// CHECK-NOT:     linalg.fill
+// SMALL-LABEL: func.func @fill_in_slice
+// SMALL:         linalg.fill
+// SMALL-NEXT:    linalg.matmul
+func.func @fill_in_slice(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %c: memref<64x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x16xf32>)
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+}

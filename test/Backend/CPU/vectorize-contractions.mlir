@@ -140,3 +140,70 @@ func.func @bf16_dot(%a: memref<2x8xbf16>, %w: memref<4x16x2xbf16>, %c: memref<2x
   }
   return
 }
+
+// -----
+
+// A fill of the output right before the contraction is folded: the
+// accumulators start at the filled value, nothing reads the output before
+// the tile is stored, and the fill is gone.
+// CHECK-LABEL: func.func @fill_folded
+// CHECK-NOT:  linalg.fill
+// CHECK:      %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK:      scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]]) -> (vector<16xf32>, vector<16xf32>)
+// CHECK-NOT:  vector.transfer_read %arg2
+// CHECK-COUNT-2: vector.transfer_write {{.+}}, %arg2
+func.func @fill_folded(%a: memref<2x8xf32>, %b: memref<8x16xf32>, %c: memref<2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x16xf32>)
+  linalg.matmul ins(%a, %b : memref<2x8xf32>, memref<8x16xf32>) outs(%c : memref<2x16xf32>)
+  return
+}
+
+// -----
+
+// The same for a generalized fill (a generic without inputs yielding a
+// constant), e.g. a max pool's -inf.
+// CHECK-LABEL: func.func @generic_fill_folded
+// CHECK:      %[[INF:.+]] = arith.constant dense<0xFF800000> : vector<16xf32>
+// CHECK:      scf.for {{.+}} iter_args(%{{.+}} = %[[INF]]) -> (vector<16xf32>)
+// CHECK:        arith.maxnumf {{.+}} : vector<16xf32>
+// CHECK-NOT:  linalg.generic
+#rows = affine_map<(i, j) -> (i, j)>
+#cols = affine_map<(i, j) -> (j)>
+#all = affine_map<(j) -> (j)>
+func.func @generic_fill_folded(%x: memref<8x16xf32>, %m: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#all], iterator_types = ["parallel"]} outs(%m : memref<16xf32>) {
+  ^bb0(%out: f32):
+    %inf = arith.constant 0xFF800000 : f32
+    linalg.yield %inf : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #cols], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<8x16xf32>) outs(%m : memref<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maxnumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not folded: an op between the fill and the contraction, or a
+// contraction that reads its output (through a view) as an input.
+// CHECK-LABEL: func.func @fill_kept
+// CHECK:      linalg.fill ins(%{{.+}} : f32) outs(%arg2 : memref<2x16xf32>)
+// CHECK:      memref.store
+// CHECK:      vector.transfer_read %arg2
+// CHECK:      linalg.fill ins(%{{.+}} : f32) outs(%arg3 : memref<16x16xf32>)
+// CHECK:      vector.transfer_read %arg3
+func.func @fill_kept(%a: memref<2x8xf32>, %b: memref<8x16xf32>, %c: memref<2x16xf32>, %d: memref<16x16xf32>, %e: memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x16xf32>)
+  memref.store %zero, %c[%c0, %c0] : memref<2x16xf32>
+  linalg.matmul ins(%a, %b : memref<2x8xf32>, memref<8x16xf32>) outs(%c : memref<2x16xf32>)
+  %view = memref.subview %d[0, 0] [16, 16] [1, 1] : memref<16x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%d : memref<16x16xf32>)
+  linalg.matmul ins(%e, %view : memref<16x16xf32>, memref<16x16xf32, strided<[16, 1]>>) outs(%d : memref<16x16xf32>)
+  return
+}

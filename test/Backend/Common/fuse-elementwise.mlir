@@ -114,3 +114,42 @@ func.func @broadcast_operand(%x: tensor<4x64xf32>, %bias: tensor<64xf16>) -> ten
   } -> tensor<4x64xf32>
   return %r : tensor<4x64xf32>
 }
+
+// -----
+
+// A reshape that splits the innermost dimension of a matmul's result (96
+// columns as 3 x 4 x 8, the heads of an attention) is not folded into the
+// matmul: its kernel would run on vectors of 8 lanes instead of 16. It
+// stays a view of the result. A reshape of the outer dimensions is folded.
+// CHECK-LABEL: func.func @matmul_columns_kept
+// CHECK:         %[[M:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<64x96xf32>)
+// CHECK:         tensor.expand_shape %[[M]] {{\[}}[0], [1, 2, 3]] output_shape [64, 3, 4, 8]
+// CHECK-LABEL: func.func @matmul_rows_folded
+// CHECK:         %[[R:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<8x8x96xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK:         return %[[R]]
+#mk = affine_map<(i, j, k) -> (i, k)>
+#kn = affine_map<(i, j, k) -> (k, j)>
+#mn = affine_map<(i, j, k) -> (i, j)>
+func.func @matmul_columns_kept(%a: tensor<64x32xf32>, %b: tensor<32x96xf32>, %acc: tensor<64x96xf32>) -> tensor<64x3x4x8xf32> {
+  %m = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x32xf32>, tensor<32x96xf32>) outs(%acc : tensor<64x96xf32>) {
+  ^bb0(%x: f32, %y: f32, %s: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %s, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<64x96xf32>
+  %e = tensor.expand_shape %m [[0], [1, 2, 3]] output_shape [64, 3, 4, 8] : tensor<64x96xf32> into tensor<64x3x4x8xf32>
+  return %e : tensor<64x3x4x8xf32>
+}
+func.func @matmul_rows_folded(%a: tensor<64x32xf32>, %b: tensor<32x96xf32>, %acc: tensor<64x96xf32>) -> tensor<8x8x96xf32> {
+  %m = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x32xf32>, tensor<32x96xf32>) outs(%acc : tensor<64x96xf32>) {
+  ^bb0(%x: f32, %y: f32, %s: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %s, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<64x96xf32>
+  %e = tensor.expand_shape %m [[0, 1], [2]] output_shape [8, 8, 96] : tensor<64x96xf32> into tensor<8x8x96xf32>
+  return %e : tensor<8x8x96xf32>
+}

@@ -95,6 +95,13 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     buffers, and a body of scalar elementwise ops without `linalg.index`.
     Others are left to amp-vectorize-for-cpu.
 
+    A fill of the output right before the op (`linalg.fill`, or a generic
+    without inputs that yields a constant or a value from outside, with an
+    identity map on the same buffer) is folded into the kernel when the op
+    writes every output element and reads no view of its output as an
+    input: the accumulators start at the filled value, and the fill, a
+    pass over the whole output before the kernel reads it back, is erased.
+
     With `bf16-dot` (for CPUs with AVX512-BF16), an op whose body is
     `acc + extf(a) * extf(b)` on bf16 `a`, `b` and f32 `acc`, and whose
     input is in the pair layout that `amp-pack-weights{bf16-pairs}` gives
@@ -243,6 +250,11 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
     they are. A `memref.copy` of static shape and at least `min-iterations`
     elements (bufferization's, e.g. into a padded buffer's interior) is
     split the same way, as a `linalg.copy`.
+
+    A fill of an op's output right before the op (the initial value of a
+    matmul's sums) is not split on its own: it goes into the op's slices,
+    each filling its part just before computing it, where
+    `amp-vectorize-contractions` folds it into the kernel.
 
     Before (`threads=2`):
     ```mlir

@@ -14,8 +14,10 @@
 
 namespace mlir {
 class Block;
+class OpBuilder;
 class RewriterBase;
 class Type;
+class Value;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -47,6 +49,19 @@ bool isWidenedProductSum(Block &body, Type low);
 /// only as its innermost index and not `n`.
 std::optional<unsigned> getBF16PairInput(linalg::LinalgOp op);
 
+/// The op that fills the output of `op` (on buffers) with one value just
+/// before it, when `op` writes every element of that output: the op right
+/// before `op` in its block is a `linalg.fill`, or a `linalg.generic` without
+/// inputs that yields one value from outside its body or an `arith.constant`,
+/// writing the same buffer with an identity map; and `op`'s output map is a
+/// permutation of its parallel dimensions. A kernel for `op` can start its
+/// accumulators at the value and leave the fill out.
+linalg::LinalgOp getInitFill(linalg::LinalgOp op);
+
+/// The value `fill` (see getInitFill) writes, created before the insertion
+/// point of `builder` when it is a constant inside the fill's body.
+Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
+
 /// The register tile for `op`, or nullopt when `op` is not a contraction
 /// amp emits a kernel for: an op on buffers with static loop ranges, one
 /// output whose indexing map is a projected permutation of the parallel
@@ -70,6 +85,8 @@ std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
 /// else as a broadcast scalar) unless it indexes the row dimension, and the
 /// body is applied to whole vectors, a product added to the accumulator
 /// becoming one fused multiply-add. Reductions run in the op's order.
+/// A fill of the output right before `op` (getInitFill) is folded: the
+/// accumulators start at its value and the fill is erased.
 LogicalResult vectorizeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                    int64_t lanes, int64_t maxRows,
                                    bool bf16Dot = false);

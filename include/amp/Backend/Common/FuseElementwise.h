@@ -26,9 +26,19 @@ bool fusionRecomputes(OpOperand *operand);
 /// a permutation of the consumer's loops).
 bool shouldFuseElementwise(OpOperand *fusedOperand);
 
+/// Whether a reshape may be folded into the linalg op next to it by
+/// expanding the op (`operand` is the consumer's operand): the producer has
+/// no other use, and the reshape does not split the innermost dimension of
+/// a reduction's result into several. That dimension is the one amp's
+/// contraction kernels vectorize: a matmul whose 96 output columns became
+/// 3 x 4 x 8 would run on vectors of 8 lanes. The reshape stays a view of
+/// the result instead.
+bool shouldFoldReshape(OpOperand *operand);
+
 /// Elementwise fusion under shouldFuseElementwise, reshape folding by
-/// expansion, constant folding of linalg ops and the canonicalizations of
-/// the ops involved (see the amp-fuse-elementwise pass).
+/// expansion under shouldFoldReshape, constant folding of linalg ops and
+/// the canonicalizations of the ops involved (see the amp-fuse-elementwise
+/// pass).
 void populateAmpElementwiseFusionPatterns(RewritePatternSet &patterns);
 
 } // namespace amp

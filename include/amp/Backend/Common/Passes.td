@@ -162,7 +162,11 @@ def FuseElementwise : Pass<"amp-fuse-elementwise"> {
 
     Also applies what upstream's `linalg-fuse-elementwise-ops` applies with
     it: reshapes folded by expansion, constant folding of linalg ops and the
-    canonicalizations of the ops involved.
+    canonicalizations of the ops involved. One reshape is not folded: an
+    `expand_shape` that splits the innermost dimension of a reduction's
+    result into several (a matmul's 96 columns as 3 heads x 4 x 8) stays a
+    view of the result, since expanding the matmul would leave its kernel
+    vectors of 8 lanes instead of 16.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
