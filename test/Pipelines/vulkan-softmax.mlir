@@ -14,9 +14,11 @@
 //   measured on lavapipe 3.2e-4 / 3.3e-3), bf16 within 8e-3 and 8e-2
 //   (measured 2.7e-3 / 2.8e-2: the sum of 64 terms, each rounded to 8 bits,
 //   is rounded itself);
-//   and they agree with the same conversion on the CPU to within a few units
-//   in the last place of the low type (exp is computed by different code;
-//   lavapipe matches the CPU exactly).
+//   the same conversion on the CPU is within the same bounds of f32 (it
+//   sums in 16 lanes of partial sums, Vulkan in order: measured 1.1e-4 /
+//   1.5e-3 in f16), and the two agree to within a few units in the last
+//   place of the low type (exp is computed by different code; lavapipe
+//   matches the CPU exactly).
 // * every SPIR-V binary the runtime loads (AMP_VULKAN_DUMP_SPIRV) and every
 //   spirv.module of amp-lower-to-spirv passes spirv-val.
 //
@@ -44,12 +46,14 @@
 // RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-f16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.f16.txt --atol 1e-3 --rtol 1e-2 --min-abs-err 1e-5 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-llvm)' | %{run} > %t.cpu-f16.txt
-// RUN: %{compare} %t.cpu-f16.txt %t.f16.txt --atol 1e-3 --rtol 4e-3 | FileCheck %s --check-prefix=NUM
+// RUN: %{compare} %t.f32.txt %t.cpu-f16.txt --atol 1e-3 --rtol 1e-2 --min-abs-err 1e-5 | FileCheck %s --check-prefix=NUM
+// RUN: %{compare} %t.cpu-f16.txt %t.f16.txt --atol 1e-3 --rtol 8e-3 | FileCheck %s --check-prefix=NUM
 // RUN: rm -rf %t.spv-bf16 && mkdir -p %t.spv-bf16
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-vulkan)' | env AMP_VULKAN_DUMP_SPIRV=%t.spv-bf16 %{run} > %t.bf16.txt
 // RUN: %python %S/Inputs/validate_spirv_files.py spirv-val %t.spv-bf16 | FileCheck %s --check-prefix=VALID-BIN
 // RUN: %{compare} %t.f32.txt %t.bf16.txt --atol 8e-3 --rtol 8e-2 --min-abs-err 1e-4 | FileCheck %s --check-prefix=NUM
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-llvm)' | %{run} > %t.cpu-bf16.txt
+// RUN: %{compare} %t.f32.txt %t.cpu-bf16.txt --atol 8e-3 --rtol 8e-2 --min-abs-err 1e-4 | FileCheck %s --check-prefix=NUM
 // RUN: %{compare} %t.cpu-bf16.txt %t.bf16.txt --atol 8e-3 --rtol 3.2e-2 | FileCheck %s --check-prefix=NUM
 //
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-spirv)' -o %t.f16.spirv.mlir

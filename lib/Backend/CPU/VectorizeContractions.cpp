@@ -45,9 +45,7 @@ static bool isVectorMemoryType(Type type) {
          (isa<IntegerType>(type) && !type.isInteger(1));
 }
 
-/// Whether every op of `body` but its terminator is a scalar constant or a
-/// pure scalar elementwise op without regions, on integers and floats.
-static bool isScalarElementwiseBody(Block &body) {
+bool amp::isScalarElementwiseBody(Block &body) {
   auto scalar = [](Type type) { return isa<FloatType, IntegerType>(type); };
   for (Operation &op : body.without_terminator()) {
     if (!isa<arith::ConstantOp>(op) &&
@@ -268,6 +266,75 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
   return tile;
 }
 
+Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
+                              IRMapping &mapping, int64_t width,
+                              Value result) {
+  auto vectorOf = [&](Value value) -> Value {
+    Value mapped = mapping.lookupOrDefault(value);
+    if (isa<VectorType>(mapped.getType()))
+      return mapped;
+    Value splat = vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, mapped.getType()), mapped);
+    mapping.map(value, splat);
+    return splat;
+  };
+  // The ops `result` depends on.
+  DenseSet<Operation *> needed;
+  SmallVector<Value> worklist{result};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &body || !needed.insert(def).second)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  auto fusedProduct = [&](Value addend) -> arith::MulFOp {
+    auto mul = addend.getDefiningOp<arith::MulFOp>();
+    if (!mul || mul->getBlock() != &body || !mul->hasOneUse())
+      return nullptr;
+    return mul;
+  };
+  // Each addition's product (its right operand's, else its left's).
+  DenseMap<Operation *, std::pair<arith::MulFOp, Value>> fused;
+  DenseSet<Operation *> fusedProducts;
+  for (auto add : body.getOps<arith::AddFOp>()) {
+    if (!needed.contains(add))
+      continue;
+    if (arith::MulFOp mul = fusedProduct(add.getRhs()))
+      fused[add] = {mul, add.getLhs()};
+    else if (arith::MulFOp mul = fusedProduct(add.getLhs()))
+      fused[add] = {mul, add.getRhs()};
+    else
+      continue;
+    fusedProducts.insert(fused[add].first);
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (!needed.contains(&inner) || fusedProducts.contains(&inner))
+      continue;
+    if (auto it = fused.find(&inner); it != fused.end()) {
+      auto [mul, other] = it->second;
+      Value lhs = vectorOf(mul.getLhs()), rhs = vectorOf(mul.getRhs());
+      mapping.map(inner.getResult(0),
+                  vector::FMAOp::create(b, loc, lhs, rhs, vectorOf(other)));
+      continue;
+    }
+    if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
+      auto type = VectorType::get({width}, c.getType());
+      mapping.map(c.getResult(),
+                  arith::ConstantOp::create(
+                      b, loc, type, DenseElementsAttr::get(type, c.getValue())));
+      continue;
+    }
+    IRMapping operands;
+    for (Value operand : inner.getOperands())
+      operands.map(operand, vectorOf(operand));
+    Operation *vectorized = b.clone(inner, operands);
+    for (OpResult value : vectorized->getResults())
+      value.setType(VectorType::get({width}, value.getType()));
+    mapping.map(inner.getResults(), vectorized->getResults());
+  }
+  return vectorOf(result);
+}
+
 namespace {
 /// Emits the loops and the register tile of one contraction.
 class KernelEmitter {
@@ -460,7 +527,8 @@ private:
           mapping.map(body.getArgument(i),
                       values[values.size() == 1 ? 0 : row]);
       mapping.map(body.getArguments().back(), accumulators[row]);
-      results.push_back(applyBody(body, mapping, width));
+      results.push_back(amp::applyBodyToVectors(
+          b, loc, body, mapping, width, body.getTerminator()->getOperand(0)));
     }
     return results;
   }
@@ -494,65 +562,6 @@ private:
           b, loc, accumulators[row].getType(), accumulators[row],
           broadcasts[perRow ? row : 0], pairs));
     return results;
-  }
-
-  /// `body` on vectors of `width` lanes: scalars (inputs that do not index
-  /// the vector dimension, values from above) are broadcast; a product that
-  /// only an addition uses becomes a fused multiply-add.
-  Value applyBody(Block &body, IRMapping &mapping, int64_t width) {
-    auto vectorOf = [&](Value value) -> Value {
-      Value mapped = mapping.lookupOrDefault(value);
-      if (isa<VectorType>(mapped.getType()))
-        return mapped;
-      Value splat = vector::BroadcastOp::create(
-          b, loc, VectorType::get({width}, mapped.getType()), mapped);
-      mapping.map(value, splat);
-      return splat;
-    };
-    auto fusedProduct = [&](Value addend) -> arith::MulFOp {
-      auto mul = addend.getDefiningOp<arith::MulFOp>();
-      if (!mul || mul->getBlock() != &body || !mul->hasOneUse())
-        return nullptr;
-      return mul;
-    };
-    // Each addition's product (its right operand's, else its left's).
-    DenseMap<Operation *, std::pair<arith::MulFOp, Value>> fused;
-    DenseSet<Operation *> fusedProducts;
-    for (auto add : body.getOps<arith::AddFOp>()) {
-      if (arith::MulFOp mul = fusedProduct(add.getRhs()))
-        fused[add] = {mul, add.getLhs()};
-      else if (arith::MulFOp mul = fusedProduct(add.getLhs()))
-        fused[add] = {mul, add.getRhs()};
-      else
-        continue;
-      fusedProducts.insert(fused[add].first);
-    }
-    for (Operation &inner : body.without_terminator()) {
-      if (fusedProducts.contains(&inner))
-        continue;
-      if (auto it = fused.find(&inner); it != fused.end()) {
-        auto [mul, other] = it->second;
-        Value lhs = vectorOf(mul.getLhs()), rhs = vectorOf(mul.getRhs());
-        mapping.map(inner.getResult(0),
-                    vector::FMAOp::create(b, loc, lhs, rhs, vectorOf(other)));
-        continue;
-      }
-      if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
-        auto type = VectorType::get({width}, c.getType());
-        mapping.map(c.getResult(),
-                    arith::ConstantOp::create(
-                        b, loc, type, DenseElementsAttr::get(type, c.getValue())));
-        continue;
-      }
-      IRMapping operands;
-      for (Value operand : inner.getOperands())
-        operands.map(operand, vectorOf(operand));
-      Operation *vectorized = b.clone(inner, operands);
-      for (OpResult result : vectorized->getResults())
-        result.setType(VectorType::get({width}, result.getType()));
-      mapping.map(inner.getResults(), vectorized->getResults());
-    }
-    return vectorOf(body.getTerminator()->getOperand(0));
   }
 
   RewriterBase &b;

@@ -7,6 +7,7 @@
 
 #include "amp/Backend/CPU/VectorizeForCPU.h"
 #include "amp/Backend/CPU/Passes.h"
+#include "amp/Backend/CPU/VectorizeReductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -172,7 +173,13 @@ struct VectorizeForCPU : amp::impl::VectorizeForCPUBase<VectorizeForCPU> {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
     });
+    // Reductions along their inputs' innermost index first, before the
+    // fills of their outputs (which they fold) are vectorized.
     SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops)
+      (void)amp::vectorizeInnerReduction(rewriter, op, vectorSize);
+    ops.clear();
     getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops)
       (void)amp::vectorizeForCPU(rewriter, op, vectorSize);

@@ -70,17 +70,109 @@ func.func @matmul(%a: memref<8x64xf16>, %b: memref<64x32xf16>, %c: memref<8x32xf
 
 // -----
 
-// A sum along rows reduces along its innermost (vector) dimension: left to
-// the scalar loops.
+// A sum along rows reduces along its inputs' innermost index: 16 lanes of
+// partial sums along the row, combined into the output element at the end
+// (a reassociating vector.reduction).
 // CHECK-LABEL: func.func @row_sum
-// CHECK-NOT:     vector.
-// CHECK:         linalg.generic
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c4 step %c1 {
+// CHECK:           %[[FIRST:.+]] = vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : memref<4x64xf32>, vector<16xf32>
+// CHECK:           %[[P:.+]] = scf.for %[[K:.+]] = %c16 to %c64 step %c16 iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (vector<16xf32>) {
+// CHECK:             %[[V:.+]] = vector.transfer_read %arg0[%[[I]], %[[K]]]
+// CHECK:             arith.addf %[[V]], %[[ACC]] : vector<16xf32>
+// CHECK:           %[[R:.+]] = vector.reduction <add>, %[[P]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK:           %[[OLD:.+]] = memref.load %arg1[%[[I]]]
+// CHECK:           %[[NEW:.+]] = arith.addf %[[R]], %[[OLD]] : f32
+// CHECK:           memref.store %[[NEW]], %arg1[%[[I]]]
+// CHECK-NOT:     linalg.generic
 func.func @row_sum(%x: memref<4x64xf32>, %s: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) {
   ^bb0(%v: f32, %acc: f32):
     %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A layer norm's sum of squares of f16 values after the fill of its
+// output: the term (x * x, widened) is computed on vectors, the fill is
+// folded (the result starts at its value), and an input that does not
+// index the reduction (the scale) is read as a scalar and broadcast. (The
+// loop over the second half of the row is a single step, which
+// canonicalization inlines.)
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c8 step %c1 {
+// CHECK:           vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : memref<8x32xf16>, vector<16xf16>
+// CHECK:           %[[SCALE:.+]] = memref.load %arg1[%[[I]]] : memref<8xf32>
+// CHECK:           arith.extf {{.+}} : vector<16xf16> to vector<16xf32>
+// CHECK:           vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
+// CHECK:           vector.transfer_read %arg0[%[[I]], %c16]
+// CHECK:           %[[R:.+]] = vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK-NOT:       memref.load %arg2
+// CHECK:           %[[NEW:.+]] = arith.addf %[[R]], %cst{{.*}} : f32
+// CHECK:           memref.store %[[NEW]], %arg2[%[[I]]]
+// CHECK-NOT:     linalg.
+func.func @sum_of_squares(%x: memref<8x32xf16>, %scale: memref<8xf32>, %s: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %scale : memref<8x32xf16>, memref<8xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%v: f16, %c: f32, %acc: f32):
+    %w = arith.extf %v : f16 to f32
+    %sq = arith.mulf %w, %w : f32
+    %t = arith.mulf %sq, %c : f32
+    %r = arith.addf %acc, %t : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A softmax's maximum over rows of 8: one vector per row, no loop.
+// CHECK-LABEL: func.func @row_max
+// CHECK:         vector.transfer_read %arg0{{.+}} : memref<16x8xf32>, vector<8xf32>
+// CHECK-NOT:     scf.for {{.+}} iter_args
+// CHECK:         vector.reduction <maxnumf>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK:         arith.maxnumf
+func.func @row_max(%x: memref<16x8xf32>, %m: memref<16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x8xf32>) outs(%m : memref<16xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.maxnumf %acc, %v : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of 6 (no 4 lanes divide them) and a body that uses the accumulator
+// twice stay scalar loops.
+// CHECK-LABEL: func.func @not_taken
+// CHECK-NOT:     vector.reduction
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+func.func @not_taken(%x: memref<4x6xf32>, %y: memref<4x64xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x6xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<4x64xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %p = arith.mulf %v, %acc : f32
+    %r = arith.addf %p, %acc : f32
     linalg.yield %r : f32
   }
   return

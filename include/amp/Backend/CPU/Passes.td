@@ -191,11 +191,28 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
     divisor of at least 2 within `vector-size` cannot be vector dimensions.
     Left as they are (to become scalar loops, which LLVM's loop vectorizer
     may still vectorize) are ops with none, with dynamic loop ranges, that
-    the vectorizer rejects, whose vector dimension is a reduction (each
-    tile would be reduced across its lanes; as loops, LLVM keeps vectors of
-    partial sums instead), ops on `i1` buffers (a memref stores a byte
-    per `i1`, a vector of `i1` is packed bits), and ops that compute
-    `math.fpowi` (LLVM's `powi` takes a scalar exponent).
+    the vectorizer rejects, whose vector dimension is a reduction (but see
+    below), ops on `i1` buffers (a memref stores a byte per `i1`, a vector
+    of `i1` is packed bits), and ops that compute `math.fpowi` (LLVM's
+    `powi` takes a scalar exponent).
+
+    Reductions along their inputs' innermost index (the row sums and sums
+    of squares of a layer norm, a softmax's maximum and sum), which LLVM
+    would leave as one scalar chain per output element (it does not
+    reorder floating-point sums), are taken first, by their own kernel
+    (`amp::vectorizeInnerReduction`): an op on buffers with one reduction
+    dimension `r`, one float output indexed by all its parallel dimensions,
+    inputs that index `r` only as their innermost index, and a body that
+    yields `combiner(acc, term)` (`arith.addf`, `mulf`, `maxnumf`,
+    `minnumf`, `maximumf` or `minimumf`, the accumulator used only there).
+    For each output element, `term` is computed on vectors of the largest
+    power of two within `vector-size` (at least 4) that divides the range of
+    `r`, combined lane by lane along `r`, and the lanes are combined at the
+    end by a `vector.reduction` with `reassoc`. A sum thus adds its terms
+    as interleaved partial sums and then a tree, not in order: as accurate
+    (usually more), deterministic, and the same for any thread count. A
+    fill of the output right before the op is folded, as in
+    `amp-vectorize-contractions`.
 
     Every element type gets the same number of lanes, so that an f16
     program and its f32 original run the same loops and differ only in the

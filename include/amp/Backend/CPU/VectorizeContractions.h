@@ -14,6 +14,8 @@
 
 namespace mlir {
 class Block;
+class IRMapping;
+class Location;
 class OpBuilder;
 class RewriterBase;
 class Type;
@@ -35,6 +37,18 @@ struct ContractionTile {
   /// per lane per `x86vector.avx512.dot` (see isBF16PairLayout).
   std::optional<unsigned> pairDim;
 };
+
+/// Whether every op of `body` but its terminator is a scalar constant or a
+/// pure scalar elementwise op without regions, on integers and floats.
+bool isScalarElementwiseBody(Block &body);
+
+/// The ops of `body` that `result` depends on, created at the insertion
+/// point of `b` on vectors of `width` lanes, with `mapping` giving the
+/// block arguments' values; returns `result`'s vector. Scalars (values
+/// from above, arguments mapped to scalars) are broadcast; a product that
+/// only an addition uses becomes a `vector.fma`.
+Value applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
+                         IRMapping &mapping, int64_t width, Value result);
 
 /// Whether `body` (block arguments a, b, acc) computes
 /// `acc + extf(a) * extf(b)` with a and b of type `low` and acc f32.

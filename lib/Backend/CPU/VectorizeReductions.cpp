@@ -1,0 +1,214 @@
+//===- VectorizeReductions.cpp - Kernels for innermost reductions ---------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/CPU/VectorizeReductions.h"
+#include "amp/Backend/CPU/VectorizeContractions.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+/// The kind of `vector.reduction` that combines like `op`, if there is one.
+static std::optional<vector::CombiningKind> combiningKind(Operation *op) {
+  using Kind = std::optional<vector::CombiningKind>;
+  return llvm::TypeSwitch<Operation *, Kind>(op)
+      .Case([](arith::AddFOp) { return vector::CombiningKind::ADD; })
+      .Case([](arith::MulFOp) { return vector::CombiningKind::MUL; })
+      .Case([](arith::MaxNumFOp) { return vector::CombiningKind::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return vector::CombiningKind::MINNUMF; })
+      .Case([](arith::MaximumFOp) { return vector::CombiningKind::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return vector::CombiningKind::MINIMUMF; })
+      .Default([](Operation *) { return Kind(); });
+}
+
+std::optional<amp::InnerReduction>
+amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1 ||
+      !isScalarElementwiseBody(*op.getBlock()))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t range) {
+        return ShapedType::isDynamic(range) || range == 0;
+      }))
+    return std::nullopt;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return std::nullopt;
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned dim = llvm::find(iterators, utils::IteratorType::reduction) -
+                 iterators.begin();
+
+  // The output: every parallel dimension once, the reduction not.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation() || outMap.isFunctionOfDim(dim) ||
+      outMap.getNumResults() != op.getNumParallelLoops())
+    return std::nullopt;
+  // Inputs read along the reduction only as their innermost index.
+  bool readsAlong = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(dim))
+      continue;
+    ArrayRef<AffineExpr> results = map.getResults();
+    if (results.back() != getAffineDimExpr(dim, op.getContext()) ||
+        llvm::any_of(results.drop_back(), [&](AffineExpr index) {
+          return index.isFunctionOfDim(dim);
+        }))
+      return std::nullopt;
+    readsAlong = true;
+  }
+  if (!readsAlong)
+    return std::nullopt;
+
+  // The body yields combiner(acc, term), acc used nowhere else.
+  Block &body = *op.getBlock();
+  BlockArgument acc = body.getArguments().back();
+  Operation *combiner = body.getTerminator()->getOperand(0).getDefiningOp();
+  if (!combiner || combiner->getBlock() != &body || !combiningKind(combiner) ||
+      !combiner->hasOneUse() || !acc.hasOneUse() ||
+      acc.getUses().begin()->getOwner() != combiner)
+    return std::nullopt;
+  Value term = combiner->getOperand(combiner->getOperand(0) == acc ? 1 : 0);
+
+  int64_t lanes = 1;
+  for (int64_t width = 2; width <= vectorSize; width *= 2)
+    if (ranges[dim] % width == 0)
+      lanes = width;
+  if (lanes < 4)
+    return std::nullopt;
+  return InnerReduction{dim, lanes, combiner, term};
+}
+
+/// Indices `map` gives at the loop indices `dims`.
+static SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
+                                    ArrayRef<Value> dims) {
+  SmallVector<OpFoldResult> operands(dims.begin(), dims.end());
+  SmallVector<Value> indices;
+  for (AffineExpr index : map.getResults())
+    indices.push_back(getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, AffineMap::get(map.getNumDims(), 0, index), operands)));
+  return indices;
+}
+
+LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
+                                           linalg::LinalgOp op,
+                                           int64_t vectorSize) {
+  std::optional<InnerReduction> reduction =
+      matchInnerReduction(op, vectorSize);
+  if (!reduction)
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Block &body = *op.getBlock();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  linalg::LinalgOp fill = getInitFill(op);
+  Value initValue = fill ? materializeFillValue(rewriter, fill) : Value();
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  int64_t lanes = reduction->lanes;
+  unsigned dim = reduction->dim;
+
+  SmallVector<Value> dims(ranges.size());
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  // The term on the `lanes` elements from `dims[dim]` on.
+  auto termVector = [&]() -> Value {
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = body.getArgument(input->getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<Value> at = indicesAt(rewriter, loc, map, dims);
+      if (!map.isFunctionOfDim(dim)) {
+        mapping.map(arg, memref::LoadOp::create(rewriter, loc, input->get(), at)
+                             .getResult());
+        continue;
+      }
+      Value padding = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(arg.getType()));
+      mapping.map(arg, vector::TransferReadOp::create(
+                           rewriter, loc, VectorType::get({lanes}, arg.getType()),
+                           input->get(), at, padding, ArrayRef<bool>{true}));
+    }
+    return applyBodyToVectors(rewriter, loc, body, mapping, lanes,
+                              reduction->term);
+  };
+  // combiner(acc, term) on other operands, keeping the operand order.
+  auto combine = [&](Value accumulator, Value term) -> Value {
+    Operation *combiner = reduction->combiner;
+    bool accFirst = combiner->getOperand(0) == body.getArguments().back();
+    IRMapping operands;
+    operands.map(combiner->getOperand(accFirst ? 0 : 1), accumulator);
+    operands.map(combiner->getOperand(accFirst ? 1 : 0), term);
+    Operation *combined = rewriter.clone(*combiner, operands);
+    combined->getResult(0).setType(accumulator.getType());
+    return combined->getResult(0);
+  };
+
+  std::function<void(unsigned)> emitLoops = [&](unsigned d) {
+    if (d == ranges.size()) {
+      // Lanes of partial results over the reduction, then one.
+      dims[dim] = index(0);
+      Value partial = termVector();
+      if (ranges[dim] > lanes) {
+        auto loop = scf::ForOp::create(rewriter, loc, index(lanes),
+                                       index(ranges[dim]), index(lanes),
+                                       ValueRange{partial});
+        OpBuilder::InsertionGuard inLoop(rewriter);
+        rewriter.setInsertionPointToStart(loop.getBody());
+        dims[dim] = loop.getInductionVar();
+        Value next = combine(loop.getRegionIterArgs().front(), termVector());
+        scf::YieldOp::create(rewriter, loc, next);
+        rewriter.setInsertionPointAfter(loop);
+        partial = loop.getResult(0);
+      }
+      Value lanesCombined = vector::ReductionOp::create(
+          rewriter, loc, *combiningKind(reduction->combiner), partial,
+          arith::FastMathFlags::reassoc);
+      SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
+      Value start =
+          initValue ? initValue
+                    : memref::LoadOp::create(rewriter, loc, init->get(), at)
+                          .getResult();
+      memref::StoreOp::create(rewriter, loc, combine(start, lanesCombined),
+                              init->get(), at);
+      return;
+    }
+    if (d == dim || ranges[d] == 1) {
+      dims[d] = index(0);
+      return emitLoops(d + 1);
+    }
+    auto loop =
+        scf::ForOp::create(rewriter, loc, index(0), index(ranges[d]), index(1));
+    OpBuilder::InsertionGuard inLoop(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    dims[d] = loop.getInductionVar();
+    emitLoops(d + 1);
+  };
+  emitLoops(0);
+  rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
+  return success();
+}
