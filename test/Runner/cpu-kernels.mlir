@@ -28,6 +28,22 @@
 // RUN: %{check} pool %t/pool %t/pool-ref.npy
 // RUN: amp-run %s --entry=pool --input=%t/pool/arg0.npy --compare=%t/pool-ref.npy --rtol=0 --atol=0 | FileCheck %s
 //
+// Row reductions (amp-vectorize-for-cpu's kernel for reductions along the
+// innermost index): a sum of squares over rows of 48 (16 lanes of partial
+// sums, three steps) minus the rows' maximum over their first 8 (one
+// vector). The partial sums reorder the 48 terms: still within f32
+// rounding of numpy's f64 sum (48 terms of magnitude <= 1: atol 2e-5).
+// RUN: amp-run %s --entry=row_reductions --seed=6 --save-inputs=%t/rows --output=%t/rows.npy
+// RUN: %{check} row_reductions %t/rows %t/rows-ref.npy
+// RUN: amp-run %s --entry=row_reductions --input=%t/rows/arg0.npy --compare=%t/rows-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=row_reductions --threads=2 --input=%t/rows/arg0.npy --compare=%t/rows-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-opt %s -p 'builtin.module(amp-fuse-kernels,one-shot-bufferize{bufferize-function-boundaries},func.func(amp-vectorize-for-cpu))' | FileCheck %s --check-prefix=ROWS
+// ROWS-LABEL: func.func @row_reductions(
+// ROWS-NOT:     linalg.generic
+// ROWS:         scf.for {{.+}} = %c16 to %c48 step %c16 iter_args({{.+}}) -> (vector<16xf32>)
+// ROWS:         vector.reduction <add>, {{.+}} : vector<16xf32> into f32
+// ROWS:         vector.reduction <maxnumf>, {{.+}} : vector<8xf32> into f32
+//
 // The same with two threads (each thread runs the kernels on its slice).
 // RUN: amp-run %s --entry=conv --threads=2 --input=%t/conv/arg0.npy,%t/conv/arg1.npy --compare=%t/conv-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
 //
@@ -106,4 +122,36 @@ func.func @pool(%x: tensor<1x9x9x7xf32>) -> tensor<1x4x4x7xf32> {
   %r = linalg.pooling_nhwc_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
     ins(%x, %k : tensor<1x9x9x7xf32>, tensor<3x3xf32>) outs(%c : tensor<1x4x4x7xf32>) -> tensor<1x4x4x7xf32>
   return %r : tensor<1x4x4x7xf32>
+}
+
+func.func @row_reductions(%x: tensor<64x48xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %squares = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                             iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x48xf32>) outs(%z : tensor<64xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %r = arith.addf %acc, %sq : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %head = tensor.extract_slice %x[0, 0] [64, 8] [1, 1] : tensor<64x48xf32> to tensor<64x8xf32>
+  %l = linalg.fill ins(%lowest : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%head : tensor<64x8xf32>) outs(%l : tensor<64xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.maxnumf %acc, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%squares, %max : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.subf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %d : tensor<64xf32>
 }
