@@ -13,13 +13,13 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace amp {
@@ -127,13 +127,6 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-/// The buffer `value` is a view of (through subviews, casts and reshapes).
-static Value rootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return nullptr;
@@ -164,9 +157,13 @@ linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
                utils::IteratorType::parallel;
       }))
     return nullptr;
-  Value root = rootBuffer(init);
+  // (Buffers are compared through the views of them.)
+  auto root = [](Value value) -> Value {
+    auto buffer = dyn_cast<MemrefValue>(value);
+    return buffer ? memref::skipViewLikeOps(buffer) : value;
+  };
   for (OpOperand *input : op.getDpsInputOperands())
-    if (rootBuffer(input->get()) == root)
+    if (root(input->get()) == root(init))
       return nullptr;
   return fill;
 }

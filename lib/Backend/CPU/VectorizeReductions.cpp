@@ -12,27 +12,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-
-/// The kind of `vector.reduction` that combines like `op`, if there is one.
-static std::optional<vector::CombiningKind> combiningKind(Operation *op) {
-  using Kind = std::optional<vector::CombiningKind>;
-  return llvm::TypeSwitch<Operation *, Kind>(op)
-      .Case([](arith::AddFOp) { return vector::CombiningKind::ADD; })
-      .Case([](arith::MulFOp) { return vector::CombiningKind::MUL; })
-      .Case([](arith::MaxNumFOp) { return vector::CombiningKind::MAXNUMF; })
-      .Case([](arith::MinNumFOp) { return vector::CombiningKind::MINNUMF; })
-      .Case([](arith::MaximumFOp) { return vector::CombiningKind::MAXIMUMF; })
-      .Case([](arith::MinimumFOp) { return vector::CombiningKind::MINIMUMF; })
-      .Default([](Operation *) { return Kind(); });
-}
 
 std::optional<amp::InnerReduction>
 amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
@@ -80,7 +67,7 @@ amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
   Block &body = *op.getBlock();
   BlockArgument acc = body.getArguments().back();
   Operation *combiner = body.getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || combiner->getBlock() != &body || !combiningKind(combiner) ||
+  if (!combiner || combiner->getBlock() != &body || !linalg::getCombinerOpKind(combiner) ||
       !combiner->hasOneUse() || !acc.hasOneUse() ||
       acc.getUses().begin()->getOwner() != combiner)
     return std::nullopt;
@@ -184,7 +171,7 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
         partial = loop.getResult(0);
       }
       Value lanesCombined = vector::ReductionOp::create(
-          rewriter, loc, *combiningKind(reduction->combiner), partial,
+          rewriter, loc, *linalg::getCombinerOpKind(reduction->combiner), partial,
           arith::FastMathFlags::reassoc);
       SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
       Value start =
