@@ -84,7 +84,13 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   amp::PackWeightsOptions pack;
   pack.bf16Pairs = options.bf16Dot;
   func.addPass(amp::createPackWeights(pack));
+  // Padded convolution inputs: the border filled, the interior written by
+  // the op that computes it.
+  func.addPass(amp::createPadInPlace());
   bufferize(pm);
+  // (The slices written in place leave copies of a view onto itself.)
+  pm.nest<func::FuncOp>().addPass(createCSEPass());
+  pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
   // With threads: large ops in one slice per thread (scf.forall), each
   // vectorized below as the whole op would be.
   // (A count out of range fails in the pass, with its message.)

@@ -94,7 +94,8 @@ struct DistributeForThreads
         continue;
       // A fill of the op's output right before it goes into the op's
       // slices (each fills its part), where the kernel folds it.
-      auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
+      auto next = dyn_cast_or_null<linalg::LinalgOp>(
+          amp::getAdjacentEffectfulOp(op, /*forward=*/true));
       if (next && amp::getInitFill(next) == op &&
           chooseSplitDimension(next, threads, minIterations))
         continue;

@@ -127,11 +127,19 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+Operation *amp::getAdjacentEffectfulOp(Operation *op, bool forward) {
+  do
+    op = forward ? op->getNextNode() : op->getPrevNode();
+  while (op && isMemoryEffectFree(op));
+  return op;
+}
+
 linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return nullptr;
   Value init = op.getDpsInitOperand(0)->get();
-  auto fill = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
+  auto fill = dyn_cast_or_null<linalg::LinalgOp>(
+      getAdjacentEffectfulOp(op, /*forward=*/false));
   if (!fill || !fill.hasPureBufferSemantics() || fill.getNumDpsInits() != 1 ||
       fill.getDpsInitOperand(0)->get() != init ||
       !fill.getMatchingIndexingMap(fill.getDpsInitOperand(0)).isIdentity())

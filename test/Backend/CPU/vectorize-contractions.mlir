@@ -161,6 +161,24 @@ func.func @fill_folded(%a: memref<2x8xf32>, %b: memref<8x16xf32>, %c: memref<2x1
 
 // -----
 
+// Ops without memory effects between the fill and the contraction (the
+// weights' global, a view) do not keep the fill.
+// CHECK-LABEL: func.func @fill_folded_past_global
+// CHECK-NOT:  linalg.fill
+// CHECK:      memref.get_global @weights
+// CHECK-NOT:  vector.transfer_read %arg1
+// CHECK:      vector.transfer_write {{.+}}, %arg1
+memref.global "private" constant @weights : memref<8x16xf32> = dense<1.0>
+func.func @fill_folded_past_global(%a: memref<2x8xf32>, %c: memref<2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x16xf32>)
+  %b = memref.get_global @weights : memref<8x16xf32>
+  linalg.matmul ins(%a, %b : memref<2x8xf32>, memref<8x16xf32>) outs(%c : memref<2x16xf32>)
+  return
+}
+
+// -----
+
 // The same for a generalized fill (a generic without inputs yielding a
 // constant), e.g. a max pool's -inf.
 // CHECK-LABEL: func.func @generic_fill_folded

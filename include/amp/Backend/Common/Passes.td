@@ -88,6 +88,32 @@ def FillPerInit : Pass<"amp-fill-per-init"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PadInPlace : Pass<"amp-pad-in-place"> {
+  let summary = "Fill only a padded tensor's border and compute its interior "
+                "in place";
+  let description = [{
+    One-Shot Bufferize lowers `tensor.pad` to a fill of the whole padded
+    buffer and a copy of the source into its interior: the interior is
+    written twice and the source computed in a temporary of its own.
+    Before a convolution with padding, that was the largest part of the
+    memory traffic of ocr-cls's depthwise layers.
+
+    Each `tensor.pad` of static shape, static padding and a constant
+    padding value becomes a `tensor.empty` of the padded shape whose
+    border slabs (the low and high padding of each dimension) are filled
+    with the value, and whose interior receives the source through
+    `tensor.insert_slice`. When the source is the only use of a result of
+    an elementwise linalg op that does not read that result's destination,
+    the op gets the interior (`tensor.extract_slice`) as its destination
+    instead, and the fills move before it: after bufferization it writes
+    straight into the padded buffer and nothing is copied. Runs right
+    before bufferization in amp's CPU pipeline.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ApproximateMath : Pass<"amp-approximate-math"> {
   let summary = "Evaluate math functions with polynomial approximations";
   let description = [{
