@@ -77,6 +77,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // is one the kernels can vectorize, and the layout changes around
   // convolutions fuse with the elementwise ops next to them.
   func.addPass(createLinalgFoldUnitExtentDimsPass());
+  // Results with several users in the layout of the op's inputs (NHWC
+  // around convolutions), which makes more of them fusable.
+  func.addPass(amp::createPropagateLayouts());
   func.addPass(amp::createFuseElementwise());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());

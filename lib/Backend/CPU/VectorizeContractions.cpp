@@ -128,9 +128,11 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
 }
 
 Operation *amp::getAdjacentEffectfulOp(Operation *op, bool forward) {
+  // (An allocation writes no buffer that existed before it.)
   do
     op = forward ? op->getNextNode() : op->getPrevNode();
-  while (op && isMemoryEffectFree(op));
+  while (op && (isMemoryEffectFree(op) ||
+                hasSingleEffect<MemoryEffects::Allocate>(op)));
   return op;
 }
 

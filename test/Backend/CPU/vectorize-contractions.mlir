@@ -162,7 +162,7 @@ func.func @fill_folded(%a: memref<2x8xf32>, %b: memref<8x16xf32>, %c: memref<2x1
 // -----
 
 // Ops without memory effects between the fill and the contraction (the
-// weights' global, a view) do not keep the fill.
+// weights' global, a view) and allocations do not keep the fill.
 // CHECK-LABEL: func.func @fill_folded_past_global
 // CHECK-NOT:  linalg.fill
 // CHECK:      memref.get_global @weights
@@ -172,6 +172,7 @@ memref.global "private" constant @weights : memref<8x16xf32> = dense<1.0>
 func.func @fill_folded_past_global(%a: memref<2x8xf32>, %c: memref<2x16xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<2x16xf32>)
+  %unused = memref.alloc() : memref<2x2xf32>
   %b = memref.get_global @weights : memref<8x16xf32>
   linalg.matmul ins(%a, %b : memref<2x8xf32>, memref<8x16xf32>) outs(%c : memref<2x16xf32>)
   return

@@ -66,7 +66,8 @@ std::optional<unsigned> getBF16PairInput(linalg::LinalgOp op);
 
 /// The op that fills the output of `op` (on buffers) with one value just
 /// before it, when `op` writes every element of that output: the op before
-/// `op` in its block, past ops without memory effects, is a `linalg.fill`, or a `linalg.generic` without
+/// `op` in its block, past ops without memory effects and allocations, is a
+/// `linalg.fill`, or a `linalg.generic` without
 /// inputs that yields one value from outside its body or an `arith.constant`,
 /// writing the same buffer with an identity map; and `op`'s output map is a
 /// permutation of its parallel dimensions. A kernel for `op` can start its
@@ -74,7 +75,8 @@ std::optional<unsigned> getBF16PairInput(linalg::LinalgOp op);
 linalg::LinalgOp getInitFill(linalg::LinalgOp op);
 
 /// The op after (`forward`) or before `op` in its block, skipping ops
-/// without memory effects (constants, globals, views); null at either end.
+/// without memory effects (constants, globals, views) and allocations; null
+/// at either end.
 Operation *getAdjacentEffectfulOp(Operation *op, bool forward);
 
 /// The value `fill` (see getInitFill) writes, created before the insertion

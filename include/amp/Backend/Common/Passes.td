@@ -88,6 +88,34 @@ def FillPerInit : Pass<"amp-fill-per-init"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PropagateLayouts : Pass<"amp-propagate-layouts"> {
+  let summary = "Store elementwise results in the layout of their inputs";
+  let description = [{
+    A model imported from ONNX computes in NCHW around convolutions that
+    amp runs in NHWC; elementwise fusion folds the transposes between them
+    into the elementwise kernels. When such a kernel's result has several
+    users (a squeeze-excitation block's activation, read by a global pool
+    and by the product with its scale) it is stored in NCHW: the kernel
+    reads along channels and writes along columns, and one of the two is
+    a gather or a scatter of single elements.
+
+    For each result of an elementwise `linalg.generic` on tensors whose
+    destination is a `tensor.empty` it does not read, and whose users are
+    all `linalg.generic`s reading it as an input, the result's layout may
+    be changed to the one its largest input is read in (the permutation of
+    the loops that input's indexing map is): the op's output map becomes
+    that map, and each user's map of the result is composed with the
+    permutation, so that every user reads the same elements. The change is
+    made when it lowers the number of operands, over the op and those
+    users, whose innermost index is neither the innermost index of their
+    op's output nor a reduction loop (the ones a vectorized kernel would
+    read or write element by element). Runs in amp's CPU pipeline before
+    elementwise fusion.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PadInPlace : Pass<"amp-pad-in-place"> {
   let summary = "Fill only a padded tensor's border and compute its interior "
                 "in place";
