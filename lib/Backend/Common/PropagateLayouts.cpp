@@ -63,15 +63,6 @@ static bool isContraction(linalg::GenericOp op) {
          }) >= 2;
 }
 
-/// Whether the innermost index of `map` is a reduction loop of `op`.
-static bool isInnermostReduction(linalg::GenericOp op, AffineMap map) {
-  if (map.getNumResults() == 0)
-    return false;
-  auto index = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return index && op.getIteratorTypesArray()[index.getPosition()] ==
-                      utils::IteratorType::reduction;
-}
-
 namespace {
 /// A result of an elementwise generic stored in the layout its largest input
 /// is read in (see the amp-propagate-layouts pass).
@@ -126,8 +117,9 @@ struct PropagateResultLayout : OpRewritePattern<linalg::GenericOp> {
       int64_t before = countCrossAccesses(op, opMaps);
       opMaps[init->getOperandNumber()] = target;
       int64_t after = countCrossAccesses(op, opMaps);
-      // A contraction's kernel reads an operand along its reduction loop
-      // (the dot products' direction); that one keeps its layout.
+      // A contraction's kernel reads each operand along the loop its
+      // layout has innermost (A along k, B along the output's columns):
+      // that loop stays innermost.
       bool keepsDotProducts = true;
       SmallVector<SmallVector<AffineMap>> userMaps;
       for (linalg::GenericOp user : users) {
@@ -139,8 +131,9 @@ struct PropagateResultLayout : OpRewritePattern<linalg::GenericOp> {
             continue;
           AffineMap &map = maps[operand.getOperandNumber()];
           AffineMap permuted = permutation.compose(map);
-          if (contraction && isInnermostReduction(user, map) &&
-              !isInnermostReduction(user, permuted))
+          if (contraction && (map.getNumResults() == 0 ||
+                              permuted.getResults().back() !=
+                                  map.getResults().back()))
             keepsDotProducts = false;
           map = permuted;
         }

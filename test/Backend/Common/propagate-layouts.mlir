@@ -112,3 +112,33 @@ func.func @kept(%x: tensor<2x8x3x4xf32>, %y: tensor<2x8x3x4xf32>, %w: tensor<8x2
   } -> tensor<2x8x3x4xf32>
   return %mm, %abs, %sq : tensor<2x3x4x2xf32>, tensor<2x8x3x4xf32>, tensor<2x8x3x4xf32>
 }
+
+// -----
+
+// Kept: attention's K^T, a transpose that only a matmul reads, as its B
+// operand along the output's columns (the kernel's vectors). Stored like
+// K, it would spare the transpose but the matmul would gather B.
+// CHECK-LABEL: func.func @transposed_matmul_operand
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[ID:.+]]], {{.+}} outs(%{{.+}} : tensor<8x16xf32>)
+// CHECK:         linalg.generic {{.+}} ins(%arg0, %{{.+}} : tensor<4x8xf32>, tensor<8x16xf32>)
+#kt_in = affine_map<(k, n) -> (n, k)>
+#kt_out = affine_map<(k, n) -> (k, n)>
+#q = affine_map<(m, n, k) -> (m, k)>
+#kt = affine_map<(m, n, k) -> (k, n)>
+#s = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_matmul_operand(%query: tensor<4x8xf32>, %key: tensor<16x8xf32>, %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %keyT = linalg.generic {indexing_maps = [#kt_in, #kt_out], iterator_types = ["parallel", "parallel"]}
+      ins(%key : tensor<16x8xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x16xf32>
+  %scores = linalg.generic {indexing_maps = [#q, #kt, #s], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%query, %keyT : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %scores : tensor<4x16xf32>
+}
