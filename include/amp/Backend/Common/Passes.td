@@ -106,10 +106,16 @@ def PropagateLayouts : Pass<"amp-propagate-layouts"> {
     the loops that input's indexing map is): the op's output map becomes
     that map, and each user's map of the result is composed with the
     permutation, so that every user reads the same elements. The change is
-    made when it lowers the number of operands, over the op and those
-    users, whose innermost index is neither the innermost index of their
-    op's output nor a reduction loop (the ones a vectorized kernel would
-    read or write element by element). Runs in amp's CPU pipeline before
+    made when it lowers the elements, over the op and those users, that a
+    vectorized kernel would read or write one at a time: in each op, those
+    of the operands whose innermost index is not the loop most of the
+    operands' elements are innermost along (an operand read along a
+    reduction loop, a row reduction's row, counts for neither). A
+    contraction's kernel reads each operand along the loop its layout has
+    innermost (a matmul's A along k, its B along the output's columns), so
+    no change may alter which loop that is: attention's `K^T` stays a
+    transpose rather than a matmul operand read across its columns. Runs
+    in amp's CPU pipeline before
     elementwise fusion.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
