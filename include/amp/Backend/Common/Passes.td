@@ -115,8 +115,7 @@ def PropagateLayouts : Pass<"amp-propagate-layouts"> {
     innermost (a matmul's A along k, its B along the output's columns), so
     no change may alter which loop that is: attention's `K^T` stays a
     transpose rather than a matmul operand read across its columns. Runs
-    in amp's CPU pipeline before
-    elementwise fusion.
+    in amp's CPU pipeline before elementwise fusion.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
