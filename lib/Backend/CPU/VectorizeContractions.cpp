@@ -41,8 +41,7 @@ static int64_t largestDivisor(int64_t range, int64_t limit) {
 /// Element types a kernel loads and stores as vectors (a vector of i1 is
 /// packed bits, a memref of i1 one byte per element).
 static bool isVectorMemoryType(Type type) {
-  return isa<FloatType>(type) ||
-         (isa<IntegerType>(type) && !type.isInteger(1));
+  return isa<FloatType>(type) || (isa<IntegerType>(type) && !type.isInteger(1));
 }
 
 bool amp::isScalarElementwiseBody(Block &body) {
@@ -87,8 +86,7 @@ bool amp::isWidenedProductSum(Block &body, Type low) {
 
 std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !isWidenedProductSum(*op.getBlock(),
-                           BFloat16Type::get(op.getContext())))
+      !isWidenedProductSum(*op.getBlock(), BFloat16Type::get(op.getContext())))
     return std::nullopt;
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
@@ -101,14 +99,16 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   if (!k)
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
-  AffineExpr kExpr = getAffineDimExpr(*k, ctx), nExpr = getAffineDimExpr(n, ctx);
+  AffineExpr kExpr = getAffineDimExpr(*k, ctx),
+             nExpr = getAffineDimExpr(n, ctx);
   for (unsigned pairs = 0; pairs < 2; ++pairs) {
     AffineMap pairMap = op.getMatchingIndexingMap(op.getDpsInputOperand(pairs));
-    AffineMap other = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - pairs));
+    AffineMap other =
+        op.getMatchingIndexingMap(op.getDpsInputOperand(1 - pairs));
     ArrayRef<AffineExpr> results = pairMap.getResults();
-    if (results.size() < 3 || results.take_back(3) !=
-                                  ArrayRef<AffineExpr>{kExpr.floorDiv(2), nExpr,
-                                                       kExpr % 2})
+    if (results.size() < 3 ||
+        results.take_back(3) !=
+            ArrayRef<AffineExpr>{kExpr.floorDiv(2), nExpr, kExpr % 2})
       continue;
     if (llvm::any_of(results.drop_back(3), [&](AffineExpr index) {
           return !isa<AffineDimExpr>(index) || index.isFunctionOfDim(*k) ||
@@ -188,8 +188,8 @@ Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
 }
 
 std::optional<amp::ContractionTile>
-amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
-                           int64_t maxRows, bool bf16Dot) {
+amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
+                           bool bf16Dot) {
   if (lanes < 1 || maxRows < 1 || !op.hasPureBufferSemantics() ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;
@@ -243,8 +243,7 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
       AffineMap map = op.getMatchingIndexingMap(input);
       for (auto [position, index] : llvm::enumerate(map.getResults()))
         if (index.isFunctionOfDim(vectorDim) &&
-            (position + 1 != map.getNumResults() ||
-             !isa<AffineDimExpr>(index)))
+            (position + 1 != map.getNumResults() || !isa<AffineDimExpr>(index)))
           return std::nullopt;
       inputMaps.push_back(map);
     }
@@ -274,8 +273,7 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes,
 }
 
 Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
-                              IRMapping &mapping, int64_t width,
-                              Value result) {
+                              IRMapping &mapping, int64_t width, Value result) {
   auto vectorOf = [&](Value value) -> Value {
     Value mapped = mapping.lookupOrDefault(value);
     if (isa<VectorType>(mapped.getType()))
@@ -326,9 +324,10 @@ Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
     }
     if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
       auto type = VectorType::get({width}, c.getType());
-      mapping.map(c.getResult(),
-                  arith::ConstantOp::create(
-                      b, loc, type, DenseElementsAttr::get(type, c.getValue())));
+      mapping.map(
+          c.getResult(),
+          arith::ConstantOp::create(
+              b, loc, type, DenseElementsAttr::get(type, c.getValue())));
       continue;
     }
     IRMapping operands;
@@ -368,8 +367,7 @@ public:
       collapsedPairs = memref::CollapseShapeOp::create(b, loc, pairs, groups);
     }
     SmallVector<unsigned> outer, reductions;
-    for (auto [dim, iterator] :
-         llvm::enumerate(op.getIteratorTypesArray())) {
+    for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
       if (iterator == utils::IteratorType::reduction)
         reductions.push_back(dim);
       else if (dim != tile.vectorDim && dim != tile.rowDim)
@@ -447,8 +445,8 @@ private:
 
   Value readVector(Value buffer, ArrayRef<Value> at, int64_t width) {
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
-    Value padding =
-        arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
+    Value padding = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
     return vector::TransferReadOp::create(
         b, loc, VectorType::get({width}, element), buffer, at, padding,
         ArrayRef<bool>{true});
@@ -498,8 +496,8 @@ private:
       dims[dim] = loop.getInductionVar();
       if (dim == tile.pairDim)
         dims[dim] = twice(dims[dim]);
-      SmallVector<Value> next = emitReductions(
-          loopDims.drop_front(), loop.getRegionIterArgs(), width);
+      SmallVector<Value> next = emitReductions(loopDims.drop_front(),
+                                               loop.getRegionIterArgs(), width);
       scf::YieldOp::create(b, loc, next);
     }
     return SmallVector<Value>(loop.getResults());
@@ -521,9 +519,10 @@ private:
       bool isVector = map.isFunctionOfDim(tile.vectorDim);
       for (int64_t row = 0, e = perRow ? tile.rows : 1; row < e; ++row) {
         SmallVector<Value> at = indices(map, row);
-        values.push_back(isVector ? readVector(input->get(), at, width)
-                                  : memref::LoadOp::create(b, loc, input->get(), at)
-                                        .getResult());
+        values.push_back(
+            isVector
+                ? readVector(input->get(), at, width)
+                : memref::LoadOp::create(b, loc, input->get(), at).getResult());
       }
     }
     SmallVector<Value> results;

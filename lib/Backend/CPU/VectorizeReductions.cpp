@@ -38,8 +38,8 @@ amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
       return std::nullopt;
   }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  unsigned dim = llvm::find(iterators, utils::IteratorType::reduction) -
-                 iterators.begin();
+  unsigned dim =
+      llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
 
   // The output: every parallel dimension once, the reduction not.
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -67,9 +67,9 @@ amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
   Block &body = *op.getBlock();
   BlockArgument acc = body.getArguments().back();
   Operation *combiner = body.getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || combiner->getBlock() != &body || !linalg::getCombinerOpKind(combiner) ||
-      !combiner->hasOneUse() || !acc.hasOneUse() ||
-      acc.getUses().begin()->getOwner() != combiner)
+  if (!combiner || combiner->getBlock() != &body ||
+      !linalg::getCombinerOpKind(combiner) || !combiner->hasOneUse() ||
+      !acc.hasOneUse() || acc.getUses().begin()->getOwner() != combiner)
     return std::nullopt;
   Value term = combiner->getOperand(combiner->getOperand(0) == acc ? 1 : 0);
 
@@ -98,8 +98,7 @@ static SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
 LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            int64_t vectorSize) {
-  std::optional<InnerReduction> reduction =
-      matchInnerReduction(op, vectorSize);
+  std::optional<InnerReduction> reduction = matchInnerReduction(op, vectorSize);
   if (!reduction)
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -134,9 +133,10 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
       }
       Value padding = arith::ConstantOp::create(
           rewriter, loc, rewriter.getZeroAttr(arg.getType()));
-      mapping.map(arg, vector::TransferReadOp::create(
-                           rewriter, loc, VectorType::get({lanes}, arg.getType()),
-                           input->get(), at, padding, ArrayRef<bool>{true}));
+      mapping.map(arg,
+                  vector::TransferReadOp::create(
+                      rewriter, loc, VectorType::get({lanes}, arg.getType()),
+                      input->get(), at, padding, ArrayRef<bool>{true}));
     }
     return applyBodyToVectors(rewriter, loc, body, mapping, lanes,
                               reduction->term);
@@ -159,9 +159,9 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
       dims[dim] = index(0);
       Value partial = termVector();
       if (ranges[dim] > lanes) {
-        auto loop = scf::ForOp::create(rewriter, loc, index(lanes),
-                                       index(ranges[dim]), index(lanes),
-                                       ValueRange{partial});
+        auto loop =
+            scf::ForOp::create(rewriter, loc, index(lanes), index(ranges[dim]),
+                               index(lanes), ValueRange{partial});
         OpBuilder::InsertionGuard inLoop(rewriter);
         rewriter.setInsertionPointToStart(loop.getBody());
         dims[dim] = loop.getInductionVar();
@@ -171,13 +171,13 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
         partial = loop.getResult(0);
       }
       Value lanesCombined = vector::ReductionOp::create(
-          rewriter, loc, *linalg::getCombinerOpKind(reduction->combiner), partial,
-          arith::FastMathFlags::reassoc);
+          rewriter, loc, *linalg::getCombinerOpKind(reduction->combiner),
+          partial, arith::FastMathFlags::reassoc);
       SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
-      Value start =
-          initValue ? initValue
-                    : memref::LoadOp::create(rewriter, loc, init->get(), at)
-                          .getResult();
+      Value start = initValue
+                        ? initValue
+                        : memref::LoadOp::create(rewriter, loc, init->get(), at)
+                              .getResult();
       memref::StoreOp::create(rewriter, loc, combine(start, lanesCombined),
                               init->get(), at);
       return;

@@ -101,8 +101,7 @@ struct PadInPlacePattern : OpRewritePattern<tensor::PadOp> {
     }
     if (init) {
       Value interior = extract(padded, low, sourceType.getShape());
-      rewriter.modifyOpInPlace(init->getOwner(),
-                               [&] { init->set(interior); });
+      rewriter.modifyOpInPlace(init->getOwner(), [&] { init->set(interior); });
     }
     rewriter.setInsertionPoint(pad);
     rewriter.replaceOp(
@@ -119,8 +118,8 @@ struct PadInPlace : amp::impl::PadInPlaceBase<PadInPlace> {
     GreedyRewriteConfig config;
     config.enableFolding(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -99,15 +99,16 @@ struct PropagateResultLayout : OpRewritePattern<linalg::GenericOp> {
           !init->get().getDefiningOp<tensor::EmptyOp>())
         continue;
       SmallVector<linalg::GenericOp> users;
-      bool allGenericInputs = llvm::all_of(result.getUses(), [&](OpOperand &use) {
-        auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
-        if (!user || user == op || !user.hasPureTensorSemantics() ||
-            !user.isDpsInput(&use))
-          return false;
-        if (!llvm::is_contained(users, user))
-          users.push_back(user);
-        return true;
-      });
+      bool allGenericInputs =
+          llvm::all_of(result.getUses(), [&](OpOperand &use) {
+            auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+            if (!user || user == op || !user.hasPureTensorSemantics() ||
+                !user.isDpsInput(&use))
+              return false;
+            if (!llvm::is_contained(users, user))
+              users.push_back(user);
+            return true;
+          });
       if (!allGenericInputs)
         continue;
       // The result in the new layout at `permutation(index)` holds what it
@@ -131,9 +132,9 @@ struct PropagateResultLayout : OpRewritePattern<linalg::GenericOp> {
             continue;
           AffineMap &map = maps[operand.getOperandNumber()];
           AffineMap permuted = permutation.compose(map);
-          if (contraction && (map.getNumResults() == 0 ||
-                              permuted.getResults().back() !=
-                                  map.getResults().back()))
+          if (contraction &&
+              (map.getNumResults() == 0 ||
+               permuted.getResults().back() != map.getResults().back()))
             keepsDotProducts = false;
           map = permuted;
         }
@@ -172,8 +173,8 @@ struct PropagateLayouts : amp::impl::PropagateLayoutsBase<PropagateLayouts> {
     // Producers before their users.
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };
