@@ -84,9 +84,19 @@ bool amp::isWidenedProductSum(Block &body, Type low) {
          (widened(mul.getLhs(), b) && widened(mul.getRhs(), a));
 }
 
-std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
+namespace {
+/// The loop dimensions of a widened bf16 product sum with two inputs: `n`,
+/// its output's innermost index, and `k`, its last reduction dimension.
+struct ProductSumDims {
+  AffineExpr n, k;
+  unsigned nDim, kDim;
+};
+} // namespace
+
+static std::optional<ProductSumDims> getProductSumDims(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !isWidenedProductSum(*op.getBlock(), BFloat16Type::get(op.getContext())))
+      !amp::isWidenedProductSum(*op.getBlock(),
+                                BFloat16Type::get(op.getContext())))
     return std::nullopt;
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
@@ -99,8 +109,26 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
   if (!k)
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
-  AffineExpr kExpr = getAffineDimExpr(*k, ctx),
-             nExpr = getAffineDimExpr(n, ctx);
+  return ProductSumDims{getAffineDimExpr(n, ctx), getAffineDimExpr(*k, ctx), n,
+                        *k};
+}
+
+/// Whether `map` indexes `k` only as its innermost index and not `n`: the
+/// input whose pair (k, k + 1) is broadcast.
+static bool isContiguousPairMap(AffineMap map, const ProductSumDims &dims) {
+  ArrayRef<AffineExpr> results = map.getResults();
+  return !results.empty() && results.back() == dims.k &&
+         !map.isFunctionOfDim(dims.nDim) &&
+         llvm::none_of(results.drop_back(), [&](AffineExpr index) {
+           return index.isFunctionOfDim(dims.kDim);
+         });
+}
+
+std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
+  std::optional<ProductSumDims> dims = getProductSumDims(op);
+  if (!dims)
+    return std::nullopt;
+  AffineExpr kExpr = dims->k, nExpr = dims->n;
   for (unsigned pairs = 0; pairs < 2; ++pairs) {
     AffineMap pairMap = op.getMatchingIndexingMap(op.getDpsInputOperand(pairs));
     AffineMap other =
@@ -111,18 +139,37 @@ std::optional<unsigned> amp::getBF16PairInput(linalg::LinalgOp op) {
             ArrayRef<AffineExpr>{kExpr.floorDiv(2), nExpr, kExpr % 2})
       continue;
     if (llvm::any_of(results.drop_back(3), [&](AffineExpr index) {
-          return !isa<AffineDimExpr>(index) || index.isFunctionOfDim(*k) ||
-                 index.isFunctionOfDim(n);
+          return !isa<AffineDimExpr>(index) ||
+                 index.isFunctionOfDim(dims->kDim) || index == nExpr;
         }))
       continue;
-    ArrayRef<AffineExpr> otherResults = other.getResults();
-    if (otherResults.empty() || otherResults.back() != kExpr ||
-        other.isFunctionOfDim(n) ||
-        llvm::any_of(otherResults.drop_back(), [&](AffineExpr index) {
-          return index.isFunctionOfDim(*k);
-        }))
+    if (!isContiguousPairMap(other, *dims))
       continue;
     return pairs;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> amp::getBF16InterleavedInput(linalg::LinalgOp op) {
+  std::optional<ProductSumDims> dims = getProductSumDims(op);
+  if (!dims)
+    return std::nullopt;
+  for (unsigned rows = 0; rows < 2; ++rows) {
+    AffineMap rowMap = op.getMatchingIndexingMap(op.getDpsInputOperand(rows));
+    AffineMap other =
+        op.getMatchingIndexingMap(op.getDpsInputOperand(1 - rows));
+    ArrayRef<AffineExpr> results = rowMap.getResults();
+    if (results.size() < 2 || results.back() != dims->n ||
+        llvm::count(results, dims->k) != 1)
+      continue;
+    if (llvm::any_of(results.drop_back(), [&](AffineExpr index) {
+          return index.isFunctionOfDim(dims->nDim) ||
+                 (index != dims->k && index.isFunctionOfDim(dims->kDim));
+        }))
+      continue;
+    if (!isContiguousPairMap(other, *dims))
+      continue;
+    return rows;
   }
   return std::nullopt;
 }
@@ -221,20 +268,28 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
 
   ContractionTile tile{vectorDim, std::min(lanes, ranges[vectorDim]),
                        std::nullopt, 1, std::nullopt};
+  // vdpbf16ps on 512, 256 or 128 bits.
+  int64_t dotLanes = 0;
+  for (int64_t candidate : {16, 8, 4})
+    if (!dotLanes && ranges[vectorDim] % candidate == 0)
+      dotLanes = candidate;
+  std::optional<unsigned> lastReduction;
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      lastReduction = dim;
   std::optional<unsigned> pairInput =
       bf16Dot ? getBF16PairInput(op) : std::nullopt;
+  if (pairInput && !dotLanes)
+    return std::nullopt;
+  // A plain input's pairs are made in the kernel when they fill vectors.
+  if (bf16Dot && !pairInput && dotLanes && ranges[*lastReduction] % 2 == 0) {
+    pairInput = getBF16InterleavedInput(op);
+    tile.interleaved = pairInput.has_value();
+  }
   SmallVector<AffineMap> inputMaps;
   if (pairInput) {
-    // vdpbf16ps on 512, 256 or 128 bits.
-    tile.lanes = 0;
-    for (int64_t dotLanes : {16, 8, 4})
-      if (!tile.lanes && ranges[vectorDim] % dotLanes == 0)
-        tile.lanes = dotLanes;
-    if (!tile.lanes)
-      return std::nullopt;
-    for (auto [dim, iterator] : llvm::enumerate(iterators))
-      if (iterator == utils::IteratorType::reduction)
-        tile.pairDim = dim;
+    tile.lanes = dotLanes;
+    tile.pairDim = lastReduction;
     for (OpOperand *input : op.getDpsInputOperands())
       inputMaps.push_back(op.getMatchingIndexingMap(input));
   } else {
@@ -256,7 +311,8 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
   for (AffineExpr index : outMap.getResults().drop_back()) {
     unsigned dim = cast<AffineDimExpr>(index).getPosition();
     int64_t rows = largestDivisor(ranges[dim], maxRows);
-    if (rows < 2)
+    // (A tile reads one vector of pairs for all its rows.)
+    if (rows < 2 || (pairInput && inputMaps[*pairInput].isFunctionOfDim(dim)))
       continue;
     bool shares = llvm::any_of(inputMaps, [&](AffineMap map) {
       return map.isFunctionOfDim(vectorDim) && !map.isFunctionOfDim(dim);
@@ -354,7 +410,9 @@ public:
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
-    if (tile.pairDim) {
+    if (tile.interleaved) {
+      pairInput = *amp::getBF16InterleavedInput(op);
+    } else if (tile.pairDim) {
       // The pair-layout input with its last two dimensions (n, pair) as
       // one: a tile's pairs of all its lanes are one vector.
       pairInput = *amp::getBF16PairInput(op);
@@ -544,11 +602,27 @@ private:
   SmallVector<Value> emitPairStep(ValueRange accumulators, int64_t width) {
     OpOperand *pairOperand = op.getDpsInputOperand(pairInput);
     OpOperand *scalarOperand = op.getDpsInputOperand(1 - pairInput);
-    // (..., k / 2, n, 0) in the collapsed buffer: (..., k / 2, 2 n).
-    SmallVector<Value> at = indices(op.getMatchingIndexingMap(pairOperand), 0);
-    at.pop_back();
-    at.back() = twice(at.back());
-    Value pairs = readVector(collapsedPairs, at, 2 * width);
+    Value pairs;
+    AffineMap pairMap = op.getMatchingIndexingMap(pairOperand);
+    if (tile.interleaved) {
+      // The vectors at k and k + 1, interleaved.
+      Value first = readVector(pairOperand->get(), indices(pairMap, 0), width);
+      Value k = dims[*tile.pairDim];
+      dims[*tile.pairDim] = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) + 1), k);
+      Value second = readVector(pairOperand->get(), indices(pairMap, 0), width);
+      dims[*tile.pairDim] = k;
+      SmallVector<int64_t> mask;
+      for (int64_t lane = 0; lane < width; ++lane)
+        llvm::append_values(mask, lane, width + lane);
+      pairs = vector::ShuffleOp::create(b, loc, first, second, mask);
+    } else {
+      // (..., k / 2, n, 0) in the collapsed buffer: (..., k / 2, 2 n).
+      SmallVector<Value> at = indices(pairMap, 0);
+      at.pop_back();
+      at.back() = twice(at.back());
+      pairs = readVector(collapsedPairs, at, 2 * width);
+    }
     // The other input's pair (k, k + 1) in every lane.
     AffineMap map = op.getMatchingIndexingMap(scalarOperand);
     bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);

@@ -143,6 +143,46 @@ func.func @bf16_dot(%a: memref<2x8xbf16>, %w: memref<4x16x2xbf16>, %c: memref<2x
 
 // -----
 
+// With bf16-dot, a sum of bf16 products of two operands in the plain layout
+// (computed tensors, as attention's) makes the pairs in the kernel: the
+// vectors of the batch's rows k and k + 1 interleaved, the other operand's
+// contiguous pair (k, k + 1) broadcast. The row dimension is one the
+// interleaved operand does not index (m, not the batch), so one vector of
+// pairs serves every row. Without bf16-dot: one widened product per k.
+// DOT-LABEL: func.func @bf16_dot_interleaved
+// DOT:   scf.for %[[B:.+]] = %c0 to %c3 step %c1 {
+// DOT:     scf.for %[[M:.+]] = %c0 to %c4 step %c2 {
+// DOT:       scf.for %[[KK:.+]] = %c0 to %c4 step %c1 iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>)
+// DOT:         %[[K:.+]] = affine.apply #{{.+}}(%[[KK]])
+// DOT:         %[[R0:.+]] = vector.transfer_read %arg1[%[[B]], %[[K]], %c0]{{.*}} : memref<3x8x8xbf16>, vector<8xbf16>
+// DOT:         %[[K1:.+]] = affine.apply #{{.+}}(%[[KK]])
+// DOT:         %[[R1:.+]] = vector.transfer_read %arg1[%[[B]], %[[K1]], %c0]{{.*}} : memref<3x8x8xbf16>, vector<8xbf16>
+// DOT:         %[[PAIRS:.+]] = vector.interleave %[[R0]], %[[R1]] : vector<8xbf16> -> vector<16xbf16>
+// DOT:         vector.transfer_read %arg0[%[[B]], %[[M]], %{{.+}}]{{.*}} : memref<3x4x8xbf16>, vector<2xbf16>
+// DOT:         vector.transfer_read %arg0[%[[B]], %{{.+}}, %{{.+}}]{{.*}} : memref<3x4x8xbf16>, vector<2xbf16>
+// DOT-COUNT-2: x86vector.avx512.dot %{{.+}}, %{{.+}}, %[[PAIRS]] : vector<16xbf16> -> vector<8xf32>
+// CHECK-LABEL: func.func @bf16_dot_interleaved
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1 iter_args
+// CHECK-NOT: vector.interleave
+// CHECK-COUNT-4: vector.fma
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#bkn = affine_map<(b, m, n, k) -> (b, k, n)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @bf16_dot_interleaved(%a: memref<3x4x8xbf16>, %v: memref<3x8x8xbf16>, %c: memref<3x4x8xf32>) {
+  linalg.generic {indexing_maps = [#bmk, #bkn, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %v : memref<3x4x8xbf16>, memref<3x8x8xbf16>) outs(%c : memref<3x4x8xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A fill of the output right before the contraction is folded: the
 // accumulators start at the filled value, nothing reads the output before
 // the tile is stored, and the fill is gone.

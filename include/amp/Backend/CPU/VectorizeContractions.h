@@ -38,6 +38,10 @@ struct ContractionTile {
   /// With AVX512-BF16: the reduction dimension read in pairs, two products
   /// per lane per `x86vector.avx512.dot` (see isBF16PairLayout).
   std::optional<unsigned> pairDim;
+  /// With `pairDim`: the pairs are made in the kernel, by interleaving the
+  /// rows k and k + 1 of an input in the plain layout (see
+  /// getBF16InterleavedInput), instead of read from the pair layout.
+  bool interleaved = false;
 };
 
 /// Whether every op of `body` but its terminator is a scalar constant or a
@@ -64,6 +68,14 @@ bool isWidenedProductSum(Block &body, Type low);
 /// amp-pack-weights{bf16-pairs} makes it) and the other input indexes `k`
 /// only as its innermost index and not `n`.
 std::optional<unsigned> getBF16PairInput(linalg::LinalgOp op);
+
+/// The input of `op` whose pairs of consecutive `k` a kernel makes itself,
+/// if any: as for getBF16PairInput, but the input is in the plain layout
+/// (a computed tensor, not a packed weight): it indexes `n` as its innermost
+/// index and `k` as one other index, and the other input indexes `k` as its
+/// innermost index and not `n`. Interleaving the input's vectors at `k` and
+/// `k + 1` gives the pairs; the other input's pair is contiguous.
+std::optional<unsigned> getBF16InterleavedInput(linalg::LinalgOp op);
 
 /// The op that fills the output of `op` (on buffers) with one value just
 /// before it, when `op` writes every element of that output: the op before
@@ -94,7 +106,10 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 /// largest divisor of the row dimension's range within `maxRows`.
 /// With `bf16Dot`, an op with an input in the bf16 pair layout gets a tile
 /// with `pairDim` and 16, 8 or 4 lanes (the largest that divides the
-/// vector dimension's range), or none when no such count divides it.
+/// vector dimension's range), or none when no such count divides it; an op
+/// with an input getBF16InterleavedInput finds gets such a tile with
+/// `interleaved` when a lane count divides the range and `k`'s range is
+/// even, else the plain tile.
 std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
                                                      int64_t lanes,
                                                      int64_t maxRows,
