@@ -31,7 +31,8 @@
 // Row reductions (amp-vectorize-for-cpu's kernel for reductions along the
 // innermost index): a sum of squares over rows of 48 (16 lanes of partial
 // sums, three steps) minus the rows' maximum over their first 8 (one
-// vector). The partial sums reorder the 48 terms: still within f32
+// vector), 8 rows at a time whose results end in one vector. The partial
+// sums reorder the 48 terms: still within f32
 // rounding of numpy's f64 sum (48 terms of magnitude <= 1: atol 2e-5).
 // RUN: amp-run %s --entry=row_reductions --seed=6 --save-inputs=%t/rows --output=%t/rows.npy
 // RUN: %{check} row_reductions %t/rows %t/rows-ref.npy
@@ -40,9 +41,13 @@
 // RUN: amp-opt %s -p 'builtin.module(amp-fuse-kernels,one-shot-bufferize{bufferize-function-boundaries},func.func(amp-vectorize-for-cpu))' | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: func.func @row_reductions(
 // ROWS-NOT:     linalg.generic
-// ROWS:         scf.for {{.+}} = %c16 to %c48 step %c16 iter_args({{.+}}) -> (vector<16xf32>)
-// ROWS:         vector.reduction <add>, {{.+}} : vector<16xf32> into f32
-// ROWS:         vector.reduction <maxnumf>, {{.+}} : vector<8xf32> into f32
+// ROWS:         scf.for {{.+}} = %c0 to %c64 step %c8 {
+// ROWS:           scf.for {{.+}} = %c16 to %c48 step %c16 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ROWS:           arith.addf {{.+}} : vector<8xf32>
+// ROWS:           vector.transfer_write {{.+}} : vector<8xf32>, memref<64xf32>
+// ROWS:         scf.for {{.+}} = %c0 to %c64 step %c8 {
+// ROWS-COUNT-7:   arith.maxnumf {{.+}} : vector<8xf32>
+// ROWS-NOT:     vector.reduction
 //
 // The same with two threads (each thread runs the kernels on its slice).
 // RUN: amp-run %s --entry=conv --threads=2 --input=%t/conv/arg0.npy,%t/conv/arg1.npy --compare=%t/conv-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s

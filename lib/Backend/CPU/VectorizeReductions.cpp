@@ -79,7 +79,15 @@ amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
       lanes = width;
   if (lanes < 4)
     return std::nullopt;
-  return InnerReduction{dim, lanes, combiner, term};
+  unsigned rowDim = 0;
+  int64_t rows = 1;
+  if (outMap.getNumResults() != 0) {
+    rowDim = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+    for (int64_t count = 2; count <= std::min<int64_t>(lanes, 8); count *= 2)
+      if (ranges[rowDim] % count == 0)
+        rows = count;
+  }
+  return InnerReduction{dim, lanes, combiner, term, rowDim, rows};
 }
 
 /// Indices `map` gives at the loop indices `dims`.
@@ -153,27 +161,91 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
     return combined->getResult(0);
   };
 
-  std::function<void(unsigned)> emitLoops = [&](unsigned d) {
-    if (d == ranges.size()) {
-      // Lanes of partial results over the reduction, then one.
-      dims[dim] = index(0);
-      Value partial = termVector();
-      if (ranges[dim] > lanes) {
-        auto loop =
-            scf::ForOp::create(rewriter, loc, index(lanes), index(ranges[dim]),
-                               index(lanes), ValueRange{partial});
-        OpBuilder::InsertionGuard inLoop(rewriter);
-        rewriter.setInsertionPointToStart(loop.getBody());
-        dims[dim] = loop.getInductionVar();
-        Value next = combine(loop.getRegionIterArgs().front(), termVector());
-        scf::YieldOp::create(rewriter, loc, next);
-        rewriter.setInsertionPointAfter(loop);
-        partial = loop.getResult(0);
+  // The halves of the rows of `lanes` lanes in `first` (then `second`),
+  // `width` lanes each: the lower halves, or the upper ones.
+  auto halves = [&](Value first, Value second, int64_t width, bool upper) {
+    int64_t length = cast<VectorType>(first.getType()).getNumElements();
+    SmallVector<int64_t> mask;
+    for (int64_t offset : {int64_t(0), length}) {
+      if (offset && first == second)
+        break;
+      for (int64_t row = 0; row < length / width; ++row)
+        for (int64_t lane = 0; lane < width / 2; ++lane)
+          mask.push_back(offset + row * width + (upper ? width / 2 : 0) + lane);
+    }
+    return vector::ShuffleOp::create(rewriter, loc, first, second, mask)
+        .getResult();
+  };
+  // One vector with the results of `partials` (a vector of `lanes` lanes
+  // per row), in row order: pairs of vectors become one with both rows'
+  // halves combined, then the rows' lanes are halved until one is left.
+  auto combineRows = [&](SmallVector<Value> partials) -> Value {
+    int64_t width = lanes;
+    while (partials.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i < partials.size(); i += 2)
+        next.push_back(
+            combine(halves(partials[i], partials[i + 1], width, false),
+                    halves(partials[i], partials[i + 1], width, true)));
+      partials = next;
+      width /= 2;
+    }
+    Value combined = partials.front();
+    for (; width > 1; width /= 2)
+      combined = combine(halves(combined, combined, width, false),
+                         halves(combined, combined, width, true));
+    return combined;
+  };
+
+  int64_t rows = reduction->rows;
+  unsigned rowDim = reduction->rowDim;
+  // The partial vectors of `rows` consecutive output elements from
+  // `dims[rowDim]` on, combined into their output elements.
+  auto emitRows = [&] {
+    // (Without rows, `rowDim` means nothing; it may even be `dim`.)
+    Value first = rows > 1 ? dims[rowDim] : Value();
+    auto atRow = [&](int64_t row) {
+      if (rows == 1)
+        return;
+      dims[rowDim] =
+          row == 0
+              ? first
+              : affine::AffineApplyOp::create(
+                    rewriter, loc,
+                    AffineMap::get(1, 0, rewriter.getAffineDimExpr(0) + row),
+                    first)
+                    .getResult();
+    };
+    // Lanes of partial results over the reduction.
+    dims[dim] = index(0);
+    SmallVector<Value> partials;
+    for (int64_t row = 0; row < rows; ++row) {
+      atRow(row);
+      partials.push_back(termVector());
+    }
+    if (ranges[dim] > lanes) {
+      auto loop =
+          scf::ForOp::create(rewriter, loc, index(lanes), index(ranges[dim]),
+                             index(lanes), partials);
+      OpBuilder::InsertionGuard inLoop(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      dims[dim] = loop.getInductionVar();
+      SmallVector<Value> next;
+      for (int64_t row = 0; row < rows; ++row) {
+        atRow(row);
+        next.push_back(combine(loop.getRegionIterArgs()[row], termVector()));
       }
+      scf::YieldOp::create(rewriter, loc, next);
+      rewriter.setInsertionPointAfter(loop);
+      partials.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    if (rows > 1)
+      dims[rowDim] = first;
+    SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
+    if (rows == 1) {
       Value lanesCombined = vector::ReductionOp::create(
           rewriter, loc, *linalg::getCombinerOpKind(reduction->combiner),
-          partial, arith::FastMathFlags::reassoc);
-      SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
+          partials.front(), arith::FastMathFlags::reassoc);
       Value start = initValue
                         ? initValue
                         : memref::LoadOp::create(rewriter, loc, init->get(), at)
@@ -182,12 +254,32 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
                               init->get(), at);
       return;
     }
-    if (d == dim || ranges[d] == 1) {
+    Value combined = combineRows(partials);
+    auto type = cast<VectorType>(combined.getType());
+    Value start =
+        initValue ? vector::BroadcastOp::create(rewriter, loc, type, initValue)
+                        .getResult()
+                  : vector::TransferReadOp::create(
+                        rewriter, loc, type, init->get(), at,
+                        arith::ConstantOp::create(
+                            rewriter, loc,
+                            rewriter.getZeroAttr(type.getElementType())),
+                        ArrayRef<bool>{true})
+                        .getResult();
+    vector::TransferWriteOp::create(rewriter, loc, combine(start, combined),
+                                    init->get(), at, ArrayRef<bool>{true});
+  };
+
+  std::function<void(unsigned)> emitLoops = [&](unsigned d) {
+    if (d == ranges.size())
+      return emitRows();
+    int64_t step = d == rowDim ? rows : 1;
+    if (d == dim || ranges[d] == step) {
       dims[d] = index(0);
       return emitLoops(d + 1);
     }
-    auto loop =
-        scf::ForOp::create(rewriter, loc, index(0), index(ranges[d]), index(1));
+    auto loop = scf::ForOp::create(rewriter, loc, index(0), index(ranges[d]),
+                                   index(step));
     OpBuilder::InsertionGuard inLoop(rewriter);
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     dims[d] = loop.getInductionVar();

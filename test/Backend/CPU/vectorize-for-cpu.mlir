@@ -71,18 +71,29 @@ func.func @matmul(%a: memref<8x64xf16>, %b: memref<64x32xf16>, %c: memref<8x32xf
 // -----
 
 // A sum along rows reduces along its inputs' innermost index: 16 lanes of
-// partial sums along the row, combined into the output element at the end
-// (a reassociating vector.reduction).
+// partial sums along each row, the 4 rows (consecutive output elements)
+// side by side in one loop, and then the rows' lanes halved together: a
+// pair of rows becomes one vector of both rows' halves added (lane i to
+// lane i + 8 of each row), and so on down to one vector of the 4 sums,
+// added to the output as a vector.
 // CHECK-LABEL: func.func @row_sum
-// CHECK:         scf.for %[[I:.+]] = %c0 to %c4 step %c1 {
-// CHECK:           %[[FIRST:.+]] = vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : memref<4x64xf32>, vector<16xf32>
-// CHECK:           %[[P:.+]] = scf.for %[[K:.+]] = %c16 to %c64 step %c16 iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (vector<16xf32>) {
-// CHECK:             %[[V:.+]] = vector.transfer_read %arg0[%[[I]], %[[K]]]
-// CHECK:             arith.addf %[[V]], %[[ACC]] : vector<16xf32>
-// CHECK:           %[[R:.+]] = vector.reduction <add>, %[[P]] fastmath<reassoc> : vector<16xf32> into f32
-// CHECK:           %[[OLD:.+]] = memref.load %arg1[%[[I]]]
-// CHECK:           %[[NEW:.+]] = arith.addf %[[R]], %[[OLD]] : f32
-// CHECK:           memref.store %[[NEW]], %arg1[%[[I]]]
+// CHECK-DAG:     %[[R0:.+]] = vector.transfer_read %arg0[%c0, %c0]{{.*}} : memref<4x64xf32>, vector<16xf32>
+// CHECK-DAG:     %[[R1:.+]] = vector.transfer_read %arg0[%c1, %c0]{{.*}} : memref<4x64xf32>, vector<16xf32>
+// CHECK:         %[[P:.+]]:4 = scf.for %[[K:.+]] = %c16 to %c64 step %c16 iter_args(%[[A0:.+]] = %[[R0]], %[[A1:.+]] = %[[R1]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK:           %[[V:.+]] = vector.transfer_read %arg0[%c0, %[[K]]]
+// CHECK:           arith.addf %[[V]], %[[A0]] : vector<16xf32>
+// CHECK-COUNT-3:   arith.addf {{.+}} : vector<16xf32>
+// CHECK:         }
+// CHECK-DAG:     %[[HI:.+]] = vector.shuffle %[[P]]#0, %[[P]]#1 [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31]
+// CHECK-DAG:     %[[LO:.+]] = vector.shuffle %[[P]]#0, %[[P]]#1 [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+// CHECK:         arith.addf %[[HI]], %[[LO]] : vector<16xf32>
+// CHECK-COUNT-2: arith.addf {{.+}} : vector<16xf32>
+// CHECK:         arith.addf {{.+}} : vector<8xf32>
+// CHECK:         %[[SUMS:.+]] = arith.addf {{.+}} : vector<4xf32>
+// CHECK:         %[[OLD:.+]] = vector.transfer_read %arg1[%c0]{{.*}} : memref<4xf32>, vector<4xf32>
+// CHECK:         %[[NEW:.+]] = arith.addf %[[SUMS]], %[[OLD]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[NEW]], %arg1[%c0]
+// CHECK-NOT:     vector.reduction
 // CHECK-NOT:     linalg.generic
 func.func @row_sum(%x: memref<4x64xf32>, %s: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
@@ -97,24 +108,43 @@ func.func @row_sum(%x: memref<4x64xf32>, %s: memref<4xf32>) {
 
 // -----
 
+// A sum of every element into a 0-d output: one row, its loop reads at
+// the loop's index, the lanes combined by a vector.reduction.
+// CHECK-LABEL: func.func @total
+// CHECK:         scf.for %[[K:.+]] = %c16 to %c64 step %c16 iter_args
+// CHECK:           vector.transfer_read %arg0[%[[K]]]
+// CHECK:         vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK:         memref.store {{.+}}, %arg1[] : memref<f32>
+func.func @total(%x: memref<64xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<64xf32>) outs(%s : memref<f32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // A layer norm's sum of squares of f16 values after the fill of its
 // output: the term (x * x, widened) is computed on vectors, the fill is
 // folded (the result starts at its value), and an input that does not
-// index the reduction (the scale) is read as a scalar and broadcast. (The
-// loop over the second half of the row is a single step, which
-// canonicalization inlines.)
+// index the reduction (the scale) is read as a scalar and broadcast. The 8
+// rows' sums end in one vector. (The loop over the second half of the row
+// is a single step, which canonicalization inlines.)
 // CHECK-LABEL: func.func @sum_of_squares
 // CHECK-NOT:     linalg.fill
-// CHECK:         scf.for %[[I:.+]] = %c0 to %c8 step %c1 {
-// CHECK:           vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : memref<8x32xf16>, vector<16xf16>
-// CHECK:           %[[SCALE:.+]] = memref.load %arg1[%[[I]]] : memref<8xf32>
-// CHECK:           arith.extf {{.+}} : vector<16xf16> to vector<16xf32>
-// CHECK:           vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
-// CHECK:           vector.transfer_read %arg0[%[[I]], %c16]
-// CHECK:           %[[R:.+]] = vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
-// CHECK-NOT:       memref.load %arg2
-// CHECK:           %[[NEW:.+]] = arith.addf %[[R]], %cst{{.*}} : f32
-// CHECK:           memref.store %[[NEW]], %arg2[%[[I]]]
+// CHECK:         vector.transfer_read %arg0[%c0, %c0]{{.*}} : memref<8x32xf16>, vector<16xf16>
+// CHECK:         %[[SCALE:.+]] = memref.load %arg1[%c0] : memref<8xf32>
+// CHECK:         arith.extf {{.+}} : vector<16xf16> to vector<16xf32>
+// CHECK:         vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
+// CHECK:         vector.transfer_read %arg0[%c7, %c16]
+// CHECK:         %[[SUMS:.+]] = arith.addf {{.+}} : vector<8xf32>
+// CHECK-NOT:     vector.transfer_read %arg2
+// CHECK:         %[[NEW:.+]] = arith.addf %[[SUMS]], %cst{{.*}} : vector<8xf32>
+// CHECK:         vector.transfer_write %[[NEW]], %arg2[%c0]
 // CHECK-NOT:     linalg.
 func.func @sum_of_squares(%x: memref<8x32xf16>, %scale: memref<8xf32>, %s: memref<8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -134,12 +164,16 @@ func.func @sum_of_squares(%x: memref<8x32xf16>, %scale: memref<8xf32>, %s: memre
 
 // -----
 
-// A softmax's maximum over rows of 8: one vector per row, no loop.
+// A softmax's maximum over rows of 8: one vector per row, no loop over the
+// row; 8 rows at a time, their maxima in one vector.
 // CHECK-LABEL: func.func @row_max
-// CHECK:         vector.transfer_read %arg0{{.+}} : memref<16x8xf32>, vector<8xf32>
-// CHECK-NOT:     scf.for {{.+}} iter_args
-// CHECK:         vector.reduction <maxnumf>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
-// CHECK:         arith.maxnumf
+// CHECK:         scf.for %[[I:.+]] = %c0 to %c16 step %c8 {
+// CHECK-COUNT-8:   vector.transfer_read %arg0{{.+}} : memref<16x8xf32>, vector<8xf32>
+// CHECK-NOT:       scf.for {{.+}} iter_args
+// CHECK-COUNT-7:   arith.maxnumf {{.+}} : vector<8xf32>
+// CHECK:           %[[OLD:.+]] = vector.transfer_read %arg1[%[[I]]]{{.*}} : memref<16xf32>, vector<8xf32>
+// CHECK:           %[[NEW:.+]] = arith.maxnumf %[[OLD]], %{{.+}} : vector<8xf32>
+// CHECK:           vector.transfer_write %[[NEW]], %arg1[%[[I]]]
 func.func @row_max(%x: memref<16x8xf32>, %m: memref<16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}

@@ -208,7 +208,14 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
     For each output element, `term` is computed on vectors of the largest
     power of two within `vector-size` (at least 4) that divides the range of
     `r`, combined lane by lane along `r`, and the lanes are combined at the
-    end by a `vector.reduction` with `reassoc`. A sum thus adds its terms
+    end by a `vector.reduction` with `reassoc`. Up to 8 consecutive output
+    elements along the output's innermost index (a power of two dividing
+    its range, within the lanes) are reduced together: their partial
+    vectors are combined pairwise, each row's lanes halved per step (lane
+    `i` with lane `i + w/2`, as `vector.reduction` pairs them), into one
+    vector of results, stored as a vector; a softmax over rows of 8 thus
+    takes 7 vector maxima per 8 rows instead of 8 scalar chains (LLVM
+    expands a `maxnumf` reduction one lane at a time). A sum thus adds its terms
     as interleaved partial sums and then a tree, not in order: as accurate
     (usually more), deterministic, and the same for any thread count. A
     fill of the output right before the op is folded, as in

@@ -32,6 +32,11 @@ struct InnerReduction {
   /// maximumf or minimumf) and its operand that is not the accumulator.
   Operation *combiner;
   Value term;
+  /// The output's innermost dimension and how many of its consecutive
+  /// indices (rows) one step reduces together: a power of two up to
+  /// min(`lanes`, 8) that divides its range, 1 when none does.
+  unsigned rowDim;
+  int64_t rows;
 };
 
 /// `op` as an innermost reduction, or nullopt: an op on buffers with static
@@ -48,7 +53,11 @@ std::optional<InnerReduction> matchInnerReduction(linalg::LinalgOp op,
 /// elements, each reducing `lanes` partial results at a time: the term is
 /// computed on vectors of `lanes` elements read along `r`, combined lane by
 /// lane, and the lanes are combined (`vector.reduction` with `reassoc`)
-/// into the output element at the end. A sum thus adds its terms in a
+/// into the output element at the end; with `rows` > 1, the partial vectors
+/// of that many consecutive output elements are combined together, halving
+/// each row's lanes per step (the lanes i and i + w/2 of a row of w lanes,
+/// as `vector.reduction` pairs them), into one vector of results, read and
+/// written as a vector. A sum thus adds its terms in a
 /// different order than the op's loops (`lanes` interleaved partial sums,
 /// then a tree), which is as accurate; the order does not depend on the
 /// thread count. A fill of the output right before `op` (getInitFill) is
