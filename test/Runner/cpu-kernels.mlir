@@ -24,6 +24,21 @@
 // RUN: amp-run %s --entry=matmul --seed=4 --save-inputs=%t/matmul --output=%t/matmul.npy
 // RUN: %{check} matmul %t/matmul %t/matmul-ref.npy
 // RUN: amp-run %s --entry=matmul --input=%t/matmul/arg0.npy,%t/matmul/arg1.npy --compare=%t/matmul-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+//
+// A matmul with a bias, a ReLU and a scale applied to its results (its
+// epilogue, which the kernel applies to each tile before storing it), on
+// one thread and on two (each slice of the matmul then runs its slice of
+// the epilogue).
+// RUN: amp-run %s --entry=matmul_epilogue --seed=7 --save-inputs=%t/epilogue --output=%t/epilogue.npy
+// RUN: %{check} matmul_epilogue %t/epilogue %t/epilogue-ref.npy
+// RUN: amp-run %s --entry=matmul_epilogue --input-dir=%t/epilogue --threads=1 --compare=%t/epilogue-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=matmul_epilogue --input-dir=%t/epilogue --threads=2 --compare=%t/epilogue-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=matmul_epilogue --input-dir=%t/epilogue --threads=2 --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=EPI
+// EPI:         llvm.func @matmul_epilogue
+// EPI:           omp.parallel
+// EPI-COUNT-1:     omp.wsloop
+// EPI-NOT:         omp.wsloop
+// EPI:             omp.terminator
 // RUN: amp-run %s --entry=pool --seed=5 --save-inputs=%t/pool --output=%t/pool.npy
 // RUN: %{check} pool %t/pool %t/pool-ref.npy
 // RUN: amp-run %s --entry=pool --input=%t/pool/arg0.npy --compare=%t/pool-ref.npy --rtol=0 --atol=0 | FileCheck %s
@@ -116,6 +131,26 @@ func.func @matmul(%a: tensor<13x37xf32>, %b: tensor<37x19xf32>) -> tensor<13x19x
   %c = linalg.fill ins(%z : f32) outs(%e : tensor<13x19xf32>) -> tensor<13x19xf32>
   %r = linalg.matmul ins(%a, %b : tensor<13x37xf32>, tensor<37x19xf32>) outs(%c : tensor<13x19xf32>) -> tensor<13x19xf32>
   return %r : tensor<13x19xf32>
+}
+
+// 256x37 by 37x64, then max(x + bias, 0) * 0.5.
+func.func @matmul_epilogue(%a: tensor<256x37xf32>, %b: tensor<37x64xf32>, %bias: tensor<64xf32>) -> tensor<256x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<256x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x37xf32>, tensor<37x64xf32>) outs(%c : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %o = tensor.empty() : tensor<256x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<256x64xf32>, tensor<64xf32>) outs(%o : tensor<256x64xf32>) {
+  ^bb0(%x: f32, %v: f32, %out: f32):
+    %s = arith.addf %x, %v : f32
+    %m = arith.maximumf %s, %z : f32
+    %h = arith.mulf %m, %half : f32
+    linalg.yield %h : f32
+  } -> tensor<256x64xf32>
+  return %y : tensor<256x64xf32>
 }
 
 // 3x3 windows, stride 2, 7 channels.

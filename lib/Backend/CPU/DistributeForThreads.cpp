@@ -13,8 +13,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 
 namespace mlir {
 namespace amp {
@@ -49,6 +51,34 @@ static std::optional<unsigned> chooseSplitDimension(linalg::LinalgOp op,
         ranges[dim] % threads == 0)
       return static_cast<unsigned>(dim);
   return std::nullopt;
+}
+
+/// `op` as `scf.forall` slices of `size` along its loop dimension `dim`.
+static FailureOr<scf::SCFTilingResult> sliceOp(RewriterBase &rewriter,
+                                               linalg::LinalgOp op,
+                                               unsigned dim, int64_t size) {
+  SmallVector<int64_t> tileSizes(op.getNumLoops(), 0);
+  tileSizes[dim] = size;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  return scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                           options);
+}
+
+/// The epilogue of `op` (amp::getContractionEpilogue) when `op` has
+/// reductions and slices along `dim` write whole slices of its output: its
+/// output map is a projected permutation that has `dim`. Slice `i` of the
+/// epilogue then reads only what slice `i` of `op` wrote.
+static linalg::GenericOp getSliceEpilogue(linalg::LinalgOp op, unsigned dim) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return nullptr;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation() ||
+      !outMap.getResultPosition(getAffineDimExpr(dim, op.getContext())))
+    return nullptr;
+  return amp::getContractionEpilogue(op);
 }
 
 namespace {
@@ -87,7 +117,10 @@ struct DistributeForThreads
       }
       return WalkResult::advance();
     });
+    DenseSet<Operation *> erased;
     for (linalg::LinalgOp op : ops) {
+      if (erased.contains(op))
+        continue;
       std::optional<unsigned> dim =
           chooseSplitDimension(op, threads, minIterations);
       if (!dim)
@@ -100,17 +133,38 @@ struct DistributeForThreads
           chooseSplitDimension(next, threads, minIterations))
         continue;
       linalg::LinalgOp fill = amp::getInitFill(op);
-      SmallVector<int64_t> tileSizes(op.getNumLoops(), 0);
-      tileSizes[*dim] = op.getStaticLoopRanges()[*dim] / threads;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(
-          getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      linalg::GenericOp epilogue = getSliceEpilogue(op, *dim);
+      int64_t sliceSize = op.getStaticLoopRanges()[*dim] / threads;
+      FailureOr<scf::SCFTilingResult> tiled =
+          sliceOp(rewriter, op, *dim, sliceSize);
       if (failed(tiled))
         continue;
+      // The epilogue's slices run in the op's, each after its part of the
+      // op (no barrier between them), where the kernel applies it.
+      if (epilogue) {
+        AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+        unsigned position =
+            *outMap.getResultPosition(rewriter.getAffineDimExpr(*dim));
+        FailureOr<scf::SCFTilingResult> epilogueTiled =
+            sliceOp(rewriter, epilogue, position, sliceSize);
+        if (succeeded(epilogueTiled)) {
+          auto first = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+          auto second =
+              cast<scf::ForallOp>(epilogueTiled->loops.front().getOperation());
+          rewriter.moveOpBefore(first, second);
+          rewriter.setInsertionPoint(first.getBody()->getTerminator());
+          IRMapping mapping;
+          mapping.map(second.getInductionVars(), first.getInductionVars());
+          for (Operation &inner : second.getBody()->without_terminator())
+            rewriter.clone(inner, mapping);
+          rewriter.eraseOp(second);
+          rewriter.eraseOp(epilogue);
+          erased.insert(epilogue);
+          // One view of the op's output slice, which the epilogue reads.
+          DominanceInfo dominance;
+          eliminateCommonSubExpressions(rewriter, dominance, first);
+        }
+      }
       if (fill) {
         Operation *slice = tiled->tiledOps.front();
         rewriter.setInsertionPoint(slice);

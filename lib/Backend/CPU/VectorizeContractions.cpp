@@ -183,6 +183,12 @@ Operation *amp::getAdjacentEffectfulOp(Operation *op, bool forward) {
   return op;
 }
 
+/// `value`, or the buffer it is a view of.
+static Value getRootBuffer(Value value) {
+  auto buffer = dyn_cast<MemrefValue>(value);
+  return buffer ? memref::skipViewLikeOps(buffer) : value;
+}
+
 linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return nullptr;
@@ -215,14 +221,59 @@ linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
       }))
     return nullptr;
   // (Buffers are compared through the views of them.)
-  auto root = [](Value value) -> Value {
-    auto buffer = dyn_cast<MemrefValue>(value);
-    return buffer ? memref::skipViewLikeOps(buffer) : value;
-  };
   for (OpOperand *input : op.getDpsInputOperands())
-    if (root(input->get()) == root(init))
+    if (getRootBuffer(input->get()) == getRootBuffer(init))
       return nullptr;
   return fill;
+}
+
+linalg::GenericOp amp::getContractionEpilogue(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+    return nullptr;
+  Value c = op.getDpsInitOperand(0)->get();
+  auto cType = dyn_cast<MemRefType>(c.getType());
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(
+      getAdjacentEffectfulOp(op, /*forward=*/true));
+  if (!cType || cType.getRank() == 0 || !epilogue ||
+      !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      !isScalarElementwiseBody(*epilogue.getBody()))
+    return nullptr;
+  for (Value operand : epilogue->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !isVectorMemoryType(type.getElementType()))
+      return nullptr;
+  }
+  OpOperand *d = epilogue.getDpsInitOperand(0);
+  if (!epilogue.getMatchingIndexingMap(d).isIdentity() ||
+      !epilogue.getMatchingBlockArgument(d).use_empty())
+    return nullptr;
+  Value cRoot = getRootBuffer(c), dRoot = getRootBuffer(d->get());
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (getRootBuffer(input->get()) == dRoot)
+      return nullptr;
+  unsigned innermost = epilogue.getNumLoops() - 1;
+  int64_t readsOfC = 0;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (input->get() == c && map.isIdentity()) {
+      ++readsOfC;
+      continue;
+    }
+    Value root = getRootBuffer(input->get());
+    if (root == cRoot || root == dRoot)
+      return nullptr;
+    for (auto [position, index] : llvm::enumerate(map.getResults()))
+      if (index.isFunctionOfDim(innermost) &&
+          (position + 1 != map.getNumResults() || !isa<AffineDimExpr>(index)))
+        return nullptr;
+  }
+  // (A view of `C` other than `C` itself would be written where the kernel
+  // has not computed `C` yet.)
+  if (readsOfC != 1 || (dRoot == cRoot && d->get() != c))
+    return nullptr;
+  return epilogue;
 }
 
 Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
@@ -329,7 +380,8 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
 }
 
 Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
-                              IRMapping &mapping, int64_t width, Value result) {
+                              IRMapping &mapping, int64_t width, Value result,
+                              bool fuseProducts) {
   auto vectorOf = [&](Value value) -> Value {
     Value mapped = mapping.lookupOrDefault(value);
     if (isa<VectorType>(mapped.getType()))
@@ -358,7 +410,7 @@ Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
   DenseMap<Operation *, std::pair<arith::MulFOp, Value>> fused;
   DenseSet<Operation *> fusedProducts;
   for (auto add : body.getOps<arith::AddFOp>()) {
-    if (!needed.contains(add))
+    if (!fuseProducts || !needed.contains(add))
       continue;
     if (arith::MulFOp mul = fusedProduct(add.getRhs()))
       fused[add] = {mul, add.getLhs()};
@@ -404,9 +456,11 @@ public:
   /// With `initValue`, the accumulators start at it instead of at the
   /// output's elements.
   KernelEmitter(RewriterBase &rewriter, linalg::LinalgOp op,
-                amp::ContractionTile tile, Value initValue)
+                amp::ContractionTile tile, Value initValue,
+                linalg::GenericOp epilogue)
       : b(rewriter), op(op), tile(tile), loc(op.getLoc()),
-        ranges(op.getStaticLoopRanges()), initValue(initValue) {}
+        ranges(op.getStaticLoopRanges()), initValue(initValue),
+        epilogue(epilogue) {}
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
@@ -523,10 +577,52 @@ private:
                     : readVector(init->get(), indices(outMap, row), width));
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
-    for (int64_t row = 0; row < tile.rows; ++row)
-      vector::TransferWriteOp::create(b, loc, results[row], init->get(),
-                                      indices(outMap, row),
-                                      ArrayRef<bool>{true});
+    for (int64_t row = 0; row < tile.rows; ++row) {
+      SmallVector<Value> at = indices(outMap, row);
+      Value output = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
+      if (output != init->get())
+        vector::TransferWriteOp::create(b, loc, results[row], init->get(), at,
+                                        ArrayRef<bool>{true});
+      if (epilogue)
+        vector::TransferWriteOp::create(b, loc,
+                                        applyEpilogue(results[row], at, width),
+                                        output, at, ArrayRef<bool>{true});
+    }
+  }
+
+  /// The epilogue's body on `result`, the output's vector at `at` (the
+  /// epilogue's loop indices), its other inputs read there.
+  Value applyEpilogue(Value result, ArrayRef<Value> at, int64_t width) {
+    Block &body = *epilogue.getBody();
+    Value c = op.getDpsInitOperand(0)->get();
+    unsigned innermost = epilogue.getNumLoops() - 1;
+    SmallVector<OpFoldResult> operands(at.begin(), at.end());
+    IRMapping mapping;
+    for (OpOperand *input : epilogue.getDpsInputOperands()) {
+      BlockArgument arg = epilogue.getMatchingBlockArgument(input);
+      AffineMap map = epilogue.getMatchingIndexingMap(input);
+      if (input->get() == c && map.isIdentity()) {
+        mapping.map(arg, result);
+        continue;
+      }
+      if (arg.use_empty())
+        continue;
+      SmallVector<Value> inputAt;
+      for (AffineExpr index : map.getResults())
+        inputAt.push_back(getValueOrCreateConstantIndexOp(
+            b, loc,
+            affine::makeComposedFoldedAffineApply(
+                b, loc, AffineMap::get(map.getNumDims(), 0, index), operands)));
+      mapping.map(arg,
+                  map.isFunctionOfDim(innermost)
+                      ? readVector(input->get(), inputAt, width)
+                      : memref::LoadOp::create(b, loc, input->get(), inputAt)
+                            .getResult());
+    }
+    // (Products and sums stay apart, as in the epilogue's own loops.)
+    return amp::applyBodyToVectors(b, loc, body, mapping, width,
+                                   body.getTerminator()->getOperand(0),
+                                   /*fuseProducts=*/false);
   }
 
   /// Loops over the reduction dimensions `loopDims` that carry the
@@ -650,6 +746,9 @@ private:
   Location loc;
   SmallVector<int64_t> ranges;
   Value initValue;
+  /// An elementwise op applied to the results before they are stored
+  /// (getContractionEpilogue), or null.
+  linalg::GenericOp epilogue;
   SmallVector<unsigned> reductionDims;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
@@ -668,13 +767,20 @@ LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
   if (!tile)
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
+  // With an epilogue, the kernel takes its place: what lies between them
+  // (views, constants, allocations such as the epilogue's output) touches
+  // no buffer the op reads or writes.
+  linalg::GenericOp epilogue = getContractionEpilogue(op);
+  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation()
+                                      : op.getOperation());
   linalg::LinalgOp fill = getInitFill(op);
   Value initValue = fill ? materializeFillValue(rewriter, fill) : Value();
-  KernelEmitter(rewriter, op, *tile, initValue).emit();
+  KernelEmitter(rewriter, op, *tile, initValue, epilogue).emit();
   rewriter.eraseOp(op);
   if (fill)
     rewriter.eraseOp(fill);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
   return success();
 }
 
@@ -690,8 +796,13 @@ struct VectorizeContractions
           << static_cast<int64_t>(rows);
       return signalPassFailure();
     }
+    // (Only ops with reductions: the fills and epilogues a kernel takes in
+    // and erases have none.)
     SmallVector<linalg::LinalgOp> ops;
-    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.getNumReductionLoops() != 0)
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
       (void)amp::vectorizeContraction(rewriter, op, lanes, rows, bf16Dot);

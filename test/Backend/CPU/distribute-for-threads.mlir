@@ -109,3 +109,54 @@ func.func @fill_in_slice(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %c: mem
   linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x16xf32>) outs(%c : memref<64x16xf32>)
   return
 }
+
+// -----
+
+// An elementwise op right after a matmul that reads the matmul's output
+// element by element (a bias added into another buffer) runs in the
+// matmul's slices: slice i reads only the rows slice i wrote, so the
+// threads need no barrier between them, and amp-vectorize-contractions
+// applies it to the kernel's results. Both read one view of the slice.
+// CHECK-LABEL: func.func @matmul_epilogue
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (32) {
+// CHECK:           %[[C:.+]] = memref.subview %arg2[%[[I]], 0] [32, 16] [1, 1]
+// CHECK:           linalg.matmul ins({{.+}}) outs(%[[C]] : {{.+}})
+// CHECK:           %[[D:.+]] = memref.subview %arg4[%[[I]], 0] [32, 16] [1, 1]
+// CHECK:           linalg.generic {{.+}} ins(%[[C]], %{{.+}} : {{.+}}) outs(%[[D]] : {{.+}})
+// CHECK:         }
+// CHECK-NOT:     scf.forall
+func.func @matmul_epilogue(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %c: memref<64x16xf32>,
+                           %bias: memref<16xf32>, %d: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x16xf32>) outs(%c : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x16xf32>, memref<16xf32>) outs(%d : memref<64x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An elementwise op that reads the matmul's output transposed needs rows
+// other slices write: it is split on its own, after the matmul's slices.
+// CHECK-LABEL: func.func @transposed_reader
+// CHECK:         scf.forall
+// CHECK:           linalg.matmul
+// CHECK:         }
+// CHECK:         scf.forall
+// CHECK:           linalg.generic
+func.func @transposed_reader(%a: memref<64x128xf32>, %b: memref<128x64xf32>, %c: memref<64x64xf32>,
+                             %d: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -266,3 +266,94 @@ func.func @fill_kept(%a: memref<2x8xf32>, %b: memref<8x16xf32>, %c: memref<2x16x
   linalg.matmul ins(%e, %view : memref<16x16xf32>, memref<16x16xf32, strided<[16, 1]>>) outs(%d : memref<16x16xf32>)
   return
 }
+
+// -----
+
+// An elementwise op right after the contraction that reads its output
+// element by element is the kernel's epilogue: each tile's results are
+// stored, then the epilogue's body runs on them (the bias read as a
+// vector along the columns, products and sums kept apart as in its own
+// loops) and its result is stored into its output; the op is gone.
+// CHECK-LABEL: func.func @epilogue
+// CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vector.transfer_write %[[R]]#0, %arg2[%c0, %c0]
+// CHECK:         %[[BIAS:.+]] = vector.transfer_read %arg3[%c0]{{.*}} : memref<16xf32>, vector<16xf32>
+// CHECK:         %[[S:.+]] = arith.addf %[[R]]#0, %[[BIAS]] : vector<16xf32>
+// CHECK:         %[[M:.+]] = arith.mulf %[[S]], %{{.+}} : vector<16xf32>
+// CHECK:         %[[T:.+]] = arith.addf %[[M]], %{{.+}} : vector<16xf32>
+// CHECK:         %[[H:.+]] = arith.truncf %[[T]] : vector<16xf32> to vector<16xf16>
+// CHECK:         vector.transfer_write %[[H]], %arg4[%c0, %c0]
+// CHECK-NOT:     vector.fma {{.+}} : vector<16xf32>
+// CHECK-NOT:     linalg.generic
+func.func @epilogue(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>,
+                    %bias: memref<16xf32>, %d: memref<4x16xf16>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  %alloc = memref.alloc() : memref<4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<4x16xf32>, memref<16xf32>) outs(%d : memref<4x16xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %two = arith.constant 2.0 : f32
+    %s = arith.addf %x, %y : f32
+    %m = arith.mulf %s, %two : f32
+    %t = arith.addf %m, %two : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+// An epilogue in place (attention's scale of its scores) stores once.
+// CHECK-LABEL: func.func @epilogue_in_place
+// CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[S:.+]] = arith.mulf %[[R]]#0, %{{.+}} : vector<16xf32>
+// CHECK-NEXT:    vector.transfer_write %[[S]], %arg2[%c0, %c0]
+// CHECK-COUNT-3: vector.transfer_write
+// CHECK-NOT:     vector.transfer_write
+func.func @epilogue_in_place(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %scale = arith.constant 0.125 : f32
+    %s = arith.mulf %x, %scale : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not epilogues: an op that writes the contraction's input (its later
+// tiles still read it), and one that reads the output transposed.
+// CHECK-LABEL: func.func @not_epilogues
+// CHECK:         scf.for
+// CHECK:         linalg.generic
+// CHECK:         scf.for
+// CHECK:         linalg.generic
+func.func @not_epilogues(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>, %d: memref<16x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x16xf32>) outs(%a : memref<16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x16xf32>) outs(%d : memref<16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}

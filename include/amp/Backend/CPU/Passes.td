@@ -115,6 +115,29 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     bits), the largest that divides the vector dimension. The instruction
     treats bf16 subnormal inputs (below 1.2e-38) as zero and sums each
     pair before adding it: results differ from the f32 sum in order only.
+    Two computed bf16 tensors (attention's scores and weighted values: no
+    packed constant) take the same instruction when one indexes `n` as
+    its innermost index and `k` as another, and the other indexes `k` as
+    its innermost index and not `n`, and `k`'s range is even: each step
+    reads the first one's vectors at `k` and `k + 1` and interleaves them
+    (`vector.interleave`) into the pairs; the row dimension is then one it
+    does not index, so the pairs serve the whole tile. Where no lane count
+    divides the vector dimension, or `k`'s range is odd, the kernel widens
+    each operand instead.
+
+    An elementwise op right after the op that reads its output element by
+    element (`amp::getContractionEpilogue`: a bias, an activation, a
+    residual, a scale, a cast; a `linalg.generic` with parallel loops over
+    the output's shape, identity maps on its output and on that input,
+    other inputs read along the innermost dimension only as their
+    innermost index, writing neither the op's inputs nor a different view
+    of its output) is its *epilogue*: each tile's results are stored, then
+    the epilogue's body runs on them (its products and sums kept apart, as
+    its own loops compute them, so results are bit-identical) and its
+    result is stored into its output (once only when that is the op's
+    output), and the epilogue op is erased. A pass over the output is
+    saved, and with threads a barrier (amp-distribute-for-threads puts the
+    epilogue into the op's slices).
 
     Before (`lanes=16 rows=4`):
     ```mlir
@@ -278,7 +301,15 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
     A fill of an op's output right before the op (the initial value of a
     matmul's sums) is not split on its own: it goes into the op's slices,
     each filling its part just before computing it, where
-    `amp-vectorize-contractions` folds it into the kernel.
+    `amp-vectorize-contractions` folds it into the kernel. Likewise an
+    epilogue of an op with reductions (`amp::getContractionEpilogue`: an
+    elementwise op right after it that reads its output element by
+    element), when the op's output map has the split dimension: the
+    epilogue is split along the matching dimension into the same slices,
+    and each slice of the op is followed by its slice of the epilogue in
+    one `scf.forall` iteration. Slice `i` of the epilogue reads only what
+    slice `i` of the op wrote, so the threads need no barrier between
+    them.
 
     Before (`threads=2`):
     ```mlir

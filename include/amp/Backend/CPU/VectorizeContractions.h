@@ -23,6 +23,7 @@ class RewriterBase;
 class Type;
 class Value;
 namespace linalg {
+class GenericOp;
 class LinalgOp;
 } // namespace linalg
 namespace amp {
@@ -51,10 +52,26 @@ bool isScalarElementwiseBody(Block &body);
 /// The ops of `body` that `result` depends on, created at the insertion
 /// point of `b` on vectors of `width` lanes, with `mapping` giving the
 /// block arguments' values; returns `result`'s vector. Scalars (values
-/// from above, arguments mapped to scalars) are broadcast; a product that
-/// only an addition uses becomes a `vector.fma`.
+/// from above, arguments mapped to scalars) are broadcast; with
+/// `fuseProducts`, a product that only an addition uses becomes a
+/// `vector.fma`.
 Value applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
-                         IRMapping &mapping, int64_t width, Value result);
+                         IRMapping &mapping, int64_t width, Value result,
+                         bool fuseProducts = true);
+
+/// The elementwise op that a kernel for `op` can apply to its results
+/// before storing them (an epilogue: a bias, an activation, a residual, a
+/// scale), if any: the op after `op` in its block, past ops without memory
+/// effects and allocations, is a `linalg.generic` on buffers with only
+/// parallel loops, one per dimension of `op`'s output `C`, a body of
+/// scalar elementwise ops that does not read its output's elements, an
+/// identity map on its output `D` and on one input that is `C`; its other
+/// inputs are neither `C` nor `D` (compared through views) and read the
+/// innermost dimension only as their innermost index; and `D` is no input
+/// of `op`. Each element of `D` then depends only on the same element of
+/// `C`, so the epilogue can run on any part of `C` as soon as that part is
+/// computed.
+linalg::GenericOp getContractionEpilogue(linalg::LinalgOp op);
 
 /// Whether `body` (block arguments a, b, acc) computes
 /// `acc + extf(a) * extf(b)` with a and b of type `low` and acc f32.
