@@ -449,6 +449,18 @@ Value amp::applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
   return vectorOf(result);
 }
 
+SmallVector<Value> amp::getIndicesAt(OpBuilder &b, Location loc, AffineMap map,
+                                     ArrayRef<Value> dims) {
+  SmallVector<OpFoldResult> operands(dims.begin(), dims.end());
+  SmallVector<Value> indices;
+  for (AffineExpr index : map.getResults())
+    indices.push_back(getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, AffineMap::get(map.getNumDims(), 0, index), operands)));
+  return indices;
+}
+
 namespace {
 /// Emits the loops and the register tile of one contraction.
 class KernelEmitter {
@@ -596,7 +608,6 @@ private:
     Block &body = *epilogue.getBody();
     Value c = op.getDpsInitOperand(0)->get();
     unsigned innermost = epilogue.getNumLoops() - 1;
-    SmallVector<OpFoldResult> operands(at.begin(), at.end());
     IRMapping mapping;
     for (OpOperand *input : epilogue.getDpsInputOperands()) {
       BlockArgument arg = epilogue.getMatchingBlockArgument(input);
@@ -607,12 +618,7 @@ private:
       }
       if (arg.use_empty())
         continue;
-      SmallVector<Value> inputAt;
-      for (AffineExpr index : map.getResults())
-        inputAt.push_back(getValueOrCreateConstantIndexOp(
-            b, loc,
-            affine::makeComposedFoldedAffineApply(
-                b, loc, AffineMap::get(map.getNumDims(), 0, index), operands)));
+      SmallVector<Value> inputAt = amp::getIndicesAt(b, loc, map, at);
       mapping.map(arg,
                   map.isFunctionOfDim(innermost)
                       ? readVector(input->get(), inputAt, width)

@@ -90,19 +90,6 @@ amp::matchInnerReduction(linalg::LinalgOp op, int64_t vectorSize) {
   return InnerReduction{dim, lanes, combiner, term, rowDim, rows};
 }
 
-/// Indices `map` gives at the loop indices `dims`.
-static SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
-                                    ArrayRef<Value> dims) {
-  SmallVector<OpFoldResult> operands(dims.begin(), dims.end());
-  SmallVector<Value> indices;
-  for (AffineExpr index : map.getResults())
-    indices.push_back(getValueOrCreateConstantIndexOp(
-        b, loc,
-        affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(map.getNumDims(), 0, index), operands)));
-  return indices;
-}
-
 LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            int64_t vectorSize) {
@@ -133,7 +120,7 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
       if (arg.use_empty())
         continue;
       AffineMap map = op.getMatchingIndexingMap(input);
-      SmallVector<Value> at = indicesAt(rewriter, loc, map, dims);
+      SmallVector<Value> at = getIndicesAt(rewriter, loc, map, dims);
       if (!map.isFunctionOfDim(dim)) {
         mapping.map(arg, memref::LoadOp::create(rewriter, loc, input->get(), at)
                              .getResult());
@@ -241,7 +228,7 @@ LogicalResult amp::vectorizeInnerReduction(RewriterBase &rewriter,
     }
     if (rows > 1)
       dims[rowDim] = first;
-    SmallVector<Value> at = indicesAt(rewriter, loc, outMap, dims);
+    SmallVector<Value> at = getIndicesAt(rewriter, loc, outMap, dims);
     if (rows == 1) {
       Value lanesCombined = vector::ReductionOp::create(
           rewriter, loc, *linalg::getCombinerOpKind(reduction->combiner),

@@ -9,11 +9,13 @@
 #ifndef AMP_BACKEND_CPU_VECTORIZECONTRACTIONS_H
 #define AMP_BACKEND_CPU_VECTORIZECONTRACTIONS_H
 
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
 #include <optional>
 
 namespace mlir {
+class AffineMap;
 class Block;
 class IRMapping;
 class Location;
@@ -58,6 +60,11 @@ bool isScalarElementwiseBody(Block &body);
 Value applyBodyToVectors(OpBuilder &b, Location loc, Block &body,
                          IRMapping &mapping, int64_t width, Value result,
                          bool fuseProducts = true);
+
+/// The indices `map` gives at the loop indices `dims`, composed and folded
+/// (constants where they fold), created at the insertion point of `b`.
+SmallVector<Value> getIndicesAt(OpBuilder &b, Location loc, AffineMap map,
+                                ArrayRef<Value> dims);
 
 /// The elementwise op that a kernel for `op` can apply to its results
 /// before storing them (an epilogue: a bias, an activation, a residual, a
