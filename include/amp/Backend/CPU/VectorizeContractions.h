@@ -23,7 +23,6 @@ class OpBuilder;
 class Operation;
 class RewriterBase;
 class Type;
-class Value;
 namespace linalg {
 class GenericOp;
 class LinalgOp;
