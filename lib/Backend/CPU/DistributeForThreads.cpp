@@ -108,9 +108,12 @@ struct DistributeForThreads
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
     });
-    // Only ops at the level of their function, not slices of slices.
+    // Only ops at the level of their function, not slices of slices (nor
+    // the slices of an earlier run: the pass is idempotent).
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<scf::ForallOp>(op))
+        return WalkResult::skip();
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         ops.push_back(linalgOp);
         return WalkResult::skip();

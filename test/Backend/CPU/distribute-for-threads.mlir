@@ -6,6 +6,10 @@
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=1}))' | FileCheck %s
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=131073}))' | FileCheck %s --check-prefix=SMALL
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=1 min-iterations=1}))' | FileCheck %s --check-prefix=ONE
+// A second run finds only slices and changes nothing:
+// RUN: amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=1}))' -o %t.once.mlir
+// RUN: amp-opt %t.once.mlir -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=2 min-iterations=1}))' -o %t.twice.mlir
+// RUN: cmp %t.once.mlir %t.twice.mlir
 // RUN: not amp-opt %s -split-input-file -p 'builtin.module(func.func(amp-distribute-for-threads{threads=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: threads must be in [1, 1024], got 0
 
