@@ -319,11 +319,13 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
 
   ContractionTile tile{vectorDim, std::min(lanes, ranges[vectorDim]),
                        std::nullopt, 1, std::nullopt};
-  // vdpbf16ps on 512, 256 or 128 bits.
+  // vdpbf16ps on 512, 256 or 128 bits: the widest that fits, what remains
+  // (a multiple of 4) in narrower ones.
   int64_t dotLanes = 0;
-  for (int64_t candidate : {16, 8, 4})
-    if (!dotLanes && ranges[vectorDim] % candidate == 0)
-      dotLanes = candidate;
+  if (ranges[vectorDim] % 4 == 0)
+    for (int64_t candidate : {16, 8, 4})
+      if (!dotLanes && ranges[vectorDim] >= candidate)
+        dotLanes = candidate;
   std::optional<unsigned> lastReduction;
   for (auto [dim, iterator] : llvm::enumerate(iterators))
     if (iterator == utils::IteratorType::reduction)
@@ -501,15 +503,20 @@ public:
       outer.push_back(*tile.rowDim);
     reductionDims = reductions;
     emitLoops(outer, [&] {
-      // Full vectors, then one shorter vector for what remains.
+      // Full vectors, then one shorter vector for what remains (dot
+      // products: one of 8 lanes and one of 4 at most).
       int64_t range = ranges[tile.vectorDim];
       int64_t full = range - range % tile.lanes;
       if (full > 0)
         emitLoop(tile.vectorDim, 0, full, tile.lanes,
                  [&] { emitTile(tile.lanes); });
-      if (full < range) {
-        dims[tile.vectorDim] = constant(full);
-        emitTile(range - full);
+      for (int64_t at = full; at < range;) {
+        int64_t width = range - at;
+        if (tile.pairDim)
+          width = width >= 8 ? 8 : 4;
+        dims[tile.vectorDim] = constant(at);
+        emitTile(width);
+        at += width;
       }
     });
   }

@@ -143,6 +143,38 @@ func.func @bf16_dot(%a: memref<2x8xbf16>, %w: memref<4x16x2xbf16>, %c: memref<2x
 
 // -----
 
+// With bf16-dot, 28 columns: a tile of 16 lanes (vdpbf16ps on 512 bits), then
+// what remains in one of 8 and one of 4, each reading its columns' pairs.
+// DOT-LABEL: func.func @bf16_dot_tail
+// DOT:   %[[PAIRS:.+]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<2x28x2xbf16> into memref<2x56xbf16>
+// DOT:   vector.transfer_read %[[PAIRS]][%{{.+}}, %c0]{{.*}} : memref<2x56xbf16>, vector<32xbf16>
+// DOT:   x86vector.avx512.dot {{.+}} : vector<32xbf16> -> vector<16xf32>
+// DOT:   vector.transfer_write {{.+}}, %arg2[%c0, %c0] {{.+}} : vector<16xf32>, memref<1x28xf32>
+// DOT:   vector.transfer_read %[[PAIRS]][%{{.+}}, %c32]{{.*}} : memref<2x56xbf16>, vector<16xbf16>
+// DOT:   x86vector.avx512.dot {{.+}} : vector<16xbf16> -> vector<8xf32>
+// DOT:   vector.transfer_write {{.+}}, %arg2[%c0, %c16] {{.+}} : vector<8xf32>, memref<1x28xf32>
+// DOT:   vector.transfer_read %[[PAIRS]][%{{.+}}, %c48]{{.*}} : memref<2x56xbf16>, vector<8xbf16>
+// DOT:   x86vector.avx512.dot {{.+}} : vector<8xbf16> -> vector<4xf32>
+// DOT:   vector.transfer_write {{.+}}, %arg2[%c0, %c24] {{.+}} : vector<4xf32>, memref<1x28xf32>
+// DOT-NOT: x86vector.avx512.dot
+#mk4 = affine_map<(m, n, k) -> (m, k)>
+#pairs4 = affine_map<(m, n, k) -> (k floordiv 2, n, k mod 2)>
+#mn4 = affine_map<(m, n, k) -> (m, n)>
+func.func @bf16_dot_tail(%a: memref<1x4xbf16>, %w: memref<2x28x2xbf16>, %c: memref<1x28xf32>) {
+  linalg.generic {indexing_maps = [#mk4, #pairs4, #mn4], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<1x4xbf16>, memref<2x28x2xbf16>) outs(%c : memref<1x28xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // With bf16-dot, a sum of bf16 products of two operands in the plain layout
 // (computed tensors, as attention's) makes the pairs in the kernel: the
 // vectors of the batch's rows k and k + 1 interleaved, the other operand's

@@ -112,7 +112,8 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     k + 1)` (its innermost index) to every lane, and accumulates with
     `x86vector.avx512.dot` (`vdpbf16ps`: both products, exact in f32, are
     added to the lane). Tiles have 16, 8 or 4 lanes (512, 256 or 128
-    bits), the largest that divides the vector dimension. The instruction
+    bits): 16 where the vector dimension's range (a multiple of 4) has
+    them, what remains in a tile of 8 lanes and one of 4 at most. The instruction
     treats bf16 subnormal inputs (below 1.2e-38) as zero and sums each
     pair before adding it: results differ from the f32 sum in order only.
     Two computed bf16 tensors (attention's scores and weighted values: no
@@ -121,8 +122,8 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     its innermost index and not `n`, and `k`'s range is even: each step
     reads the first one's vectors at `k` and `k + 1` and interleaves them
     (`vector.interleave`) into the pairs; the row dimension is then one it
-    does not index, so the pairs serve the whole tile. Where no lane count
-    divides the vector dimension, or `k`'s range is odd, the kernel widens
+    does not index, so the pairs serve the whole tile. Where the vector
+    dimension's range is not a multiple of 4, or `k`'s range is odd, the kernel widens
     each operand instead.
 
     An elementwise op right after the op that reads its output element by

@@ -128,11 +128,12 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 /// at most `lanes` elements (fewer when the range is smaller); `rows` is the
 /// largest divisor of the row dimension's range within `maxRows`.
 /// With `bf16Dot`, an op with an input in the bf16 pair layout gets a tile
-/// with `pairDim` and 16, 8 or 4 lanes (the largest that divides the
-/// vector dimension's range), or none when no such count divides it; an op
-/// with an input getBF16InterleavedInput finds gets such a tile with
-/// `interleaved` when a lane count divides the range and `k`'s range is
-/// even, else the plain tile.
+/// with `pairDim` and 16, 8 or 4 lanes (the most the vector dimension's
+/// range has; the kernel ends in tiles of 8 and 4 lanes), or none when the
+/// range is not a multiple of 4; an op with an input
+/// getBF16InterleavedInput finds gets such a tile with `interleaved` when
+/// the range is a multiple of 4 and `k`'s range is even, else the plain
+/// tile.
 std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
                                                      int64_t lanes,
                                                      int64_t maxRows,
