@@ -112,6 +112,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+  // (A window's unrolled taps read each input vector once.)
+  pm.nest<func::FuncOp>().addPass(createCSEPass());
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
@@ -161,6 +163,9 @@ static void bufferize(OpPassManager &pm) {
   // A destination that starts as a fill CSE shared with others would be a
   // copy of the filled buffer; it gets a fill of its own.
   pm.nest<func::FuncOp>().addPass(amp::createFillPerInit());
+  // An op whose result is inserted into a larger tensor (a concatenation's
+  // pieces) writes straight into its place there.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   // Loops may carry freshly computed tensors (amp-free-temporaries frees

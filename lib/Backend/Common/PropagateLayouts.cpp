@@ -9,6 +9,7 @@
 #include "amp/Backend/Common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -166,6 +167,31 @@ struct PropagateResultLayout : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// An elementwise generic whose outputs are written through one permutation
+/// of its loops iterates in the outputs' order: its loops are interchanged
+/// so that the outputs' map is the identity (see the amp-propagate-layouts
+/// pass).
+struct IterateInOutputOrder : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0 ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return rewriter.notifyMatchFailure(op, "not elementwise on tensors");
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (!out.isPermutation() || out.isIdentity() ||
+        llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+          return op.getMatchingIndexingMap(&init) != out;
+        }))
+      return rewriter.notifyMatchFailure(op, "no one permuted output map");
+    SmallVector<unsigned> order;
+    for (AffineExpr index : out.getResults())
+      order.push_back(cast<AffineDimExpr>(index).getPosition());
+    return linalg::interchangeGenericOp(rewriter, op, order);
+  }
+};
+
 struct PropagateLayouts : amp::impl::PropagateLayoutsBase<PropagateLayouts> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -181,5 +207,6 @@ struct PropagateLayouts : amp::impl::PropagateLayoutsBase<PropagateLayouts> {
 } // namespace
 
 void amp::populatePropagateLayoutsPatterns(RewritePatternSet &patterns) {
-  patterns.add<PropagateResultLayout>(patterns.getContext());
+  patterns.add<PropagateResultLayout, IterateInOutputOrder>(
+      patterns.getContext());
 }

@@ -153,3 +153,76 @@ func.func @matmul_rows_folded(%a: tensor<64x32xf32>, %b: tensor<32x96xf32>, %acc
   %e = tensor.expand_shape %m [[0, 1], [2]] output_shape [8, 8, 96] : tensor<64x96xf32> into tensor<8x8x96xf32>
   return %e : tensor<8x8x96xf32>
 }
+
+// -----
+
+// A transpose of a concatenation (NCHW pieces concatenated along channels,
+// then read in NHWC) becomes the concatenation of the transposed pieces,
+// and each piece's transpose fuses into the op that computes it: the
+// producers write the new layout directly and no transpose is left. A
+// piece inserted without its unit dimension keeps it dropped.
+// CHECK-DAG:   #[[$CHW:.+]] = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+// CHECK-DAG:   #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @transposed_concatenation
+// CHECK-DAG:     %[[E0:.+]] = tensor.empty() : tensor<4x6x3xf32>
+// CHECK-DAG:     %[[E1:.+]] = tensor.empty() : tensor<4x6x2xf32>
+// CHECK:         %[[P1:.+]] = linalg.generic {indexing_maps = [#[[$CHW]], #[[$ID3]]], {{.+}} ins(%arg0 : tensor<2x4x6xf32>) outs(%[[E1]] : tensor<4x6x2xf32>)
+// CHECK:           arith.negf
+// CHECK:         %[[I1:.+]] = tensor.insert_slice %[[P1]] into %[[E0]][0, 0, 0] [4, 6, 2] [1, 1, 1] : tensor<4x6x2xf32> into tensor<4x6x3xf32>
+// CHECK:         %[[E2:.+]] = tensor.empty() : tensor<4x6xf32>
+// CHECK:         %[[P2:.+]] = linalg.generic {{.+}} ins(%arg1 : tensor<4x6xf32>) outs(%[[E2]] : tensor<4x6xf32>)
+// CHECK:           math.exp
+// CHECK:         %[[I2:.+]] = tensor.insert_slice %[[P2]] into %[[I1]][0, 0, 2] [4, 6, 1] [1, 1, 1] : tensor<4x6xf32> into tensor<4x6x3xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[I2]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#hwc = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+func.func @transposed_concatenation(%x: tensor<2x4x6xf32>, %y: tensor<4x6xf32>) -> tensor<4x6x3xf32> {
+  %e1 = tensor.empty() : tensor<2x4x6xf32>
+  %p1 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x4x6xf32>) outs(%e1 : tensor<2x4x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<2x4x6xf32>
+  %e2 = tensor.empty() : tensor<4x6xf32>
+  %p2 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<4x6xf32>) outs(%e2 : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<4x6xf32>
+  %ec = tensor.empty() : tensor<3x4x6xf32>
+  %c1 = tensor.insert_slice %p1 into %ec[0, 0, 0] [2, 4, 6] [1, 1, 1] : tensor<2x4x6xf32> into tensor<3x4x6xf32>
+  %c2 = tensor.insert_slice %p2 into %c1[2, 0, 0] [1, 4, 6] [1, 1, 1] : tensor<4x6xf32> into tensor<3x4x6xf32>
+  %et = tensor.empty() : tensor<4x6x3xf32>
+  %t = linalg.generic {indexing_maps = [#hwc, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c2 : tensor<3x4x6xf32>) outs(%et : tensor<4x6x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x6x3xf32>
+  return %t : tensor<4x6x3xf32>
+}
+
+// -----
+
+// A concatenation used by more than the transpose stays as it is.
+// CHECK-LABEL: func.func @concatenation_kept
+// CHECK:         %[[C:.+]] = tensor.insert_slice %arg1 into
+// CHECK:         %[[T:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<3x4x6xf32>)
+// CHECK:         return %[[T]], %[[C]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#hwc = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+func.func @concatenation_kept(%x: tensor<2x4x6xf32>, %y: tensor<1x4x6xf32>) -> (tensor<4x6x3xf32>, tensor<3x4x6xf32>) {
+  %ec = tensor.empty() : tensor<3x4x6xf32>
+  %c1 = tensor.insert_slice %x into %ec[0, 0, 0] [2, 4, 6] [1, 1, 1] : tensor<2x4x6xf32> into tensor<3x4x6xf32>
+  %c2 = tensor.insert_slice %y into %c1[2, 0, 0] [1, 4, 6] [1, 1, 1] : tensor<1x4x6xf32> into tensor<3x4x6xf32>
+  %et = tensor.empty() : tensor<4x6x3xf32>
+  %t = linalg.generic {indexing_maps = [#hwc, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c2 : tensor<3x4x6xf32>) outs(%et : tensor<4x6x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x6x3xf32>
+  return %t, %c2 : tensor<4x6x3xf32>, tensor<3x4x6xf32>
+}

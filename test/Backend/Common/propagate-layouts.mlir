@@ -7,16 +7,18 @@
 // an activation reads the convolution's NHWC result and stores it in NCHW,
 // read by a global pool (sum over H, W) and by the product with the
 // block's scale, which stores NHWC again. The activation's result is
-// stored in NHWC instead; the pool then sums with the channels innermost,
+// stored in NHWC instead, and the activation then iterates in NHWC order
+// (its loops interchanged so that it writes its output in loop order, as
+// a kernel's epilogue must); the pool sums with the channels innermost,
 // and the product reads and writes NHWC.
 // CHECK-DAG:   #[[NHWC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
-// CHECK-DAG:   #[[C:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG:   #[[C:.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
 // CHECK-DAG:   #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG:   #[[NC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
 // CHECK-DAG:   #[[NCOUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-LABEL: func.func @squeeze_excitation
 // CHECK:         %[[E:.+]] = tensor.empty() : tensor<2x3x4x8xf32>
-// CHECK:         %[[ACT:.+]] = linalg.generic {indexing_maps = [#[[NHWC]], #[[C]], #[[NHWC]]]
+// CHECK:         %[[ACT:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[C]], #[[ID]]]
 // CHECK-SAME:        outs(%[[E]] : tensor<2x3x4x8xf32>) {
 // CHECK:         linalg.generic {indexing_maps = [#[[NHWC]], #[[NC]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
 // CHECK-SAME:        ins(%[[ACT]] : tensor<2x3x4x8xf32>)

@@ -36,8 +36,9 @@ bool shouldFuseElementwise(OpOperand *fusedOperand);
 bool shouldFoldReshape(OpOperand *operand);
 
 /// Elementwise fusion under shouldFuseElementwise, reshape folding by
-/// expansion under shouldFoldReshape, constant folding of linalg ops and
-/// the canonicalizations of the ops involved (see the amp-fuse-elementwise
+/// expansion under shouldFoldReshape, transposes of concatenations pushed
+/// into the pieces, constant folding of linalg ops and the
+/// canonicalizations of the ops involved (see the amp-fuse-elementwise
 /// pass).
 void populateAmpElementwiseFusionPatterns(RewritePatternSet &patterns);
 

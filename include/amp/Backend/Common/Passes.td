@@ -114,8 +114,15 @@ def PropagateLayouts : Pass<"amp-propagate-layouts"> {
     contraction's kernel reads each operand along the loop its layout has
     innermost (a matmul's A along k, its B along the output's columns), so
     no change may alter which loop that is: attention's `K^T` stays a
-    transpose rather than a matmul operand read across its columns. Runs
-    in amp's CPU pipeline before elementwise fusion.
+    transpose rather than a matmul operand read across its columns.
+
+    An elementwise generic whose outputs are all written through one
+    permutation of its loops other than the identity then has its loops
+    interchanged (`linalg::interchangeGenericOp`) so that it writes them in
+    loop order: the activation after a convolution, stored in NHWC but
+    iterated in NCHW, becomes a kernel's epilogue (which reads the
+    convolution's result element by element through the identity map).
+    Runs in amp's CPU pipeline before elementwise fusion.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -226,6 +233,17 @@ def FuseElementwise : Pass<"amp-fuse-elementwise"> {
     result into several (a matmul's 96 columns as 3 heads x 4 x 8) stays a
     view of the result, since expanding the matmul would leave its kernel
     vectors of 8 lanes instead of 16.
+
+    A transpose of a concatenation (an elementwise `linalg.generic` reading
+    one input through a permutation into a `tensor.empty`, whose input is a
+    chain of static `tensor.insert_slice`s into a `tensor.empty` used by
+    nothing else) becomes the concatenation of the transposed pieces: each
+    piece is transposed by a generic of its own and inserted at its place
+    in the transposed result, where it fuses with the piece's producer. A
+    network that concatenates feature maps in NCHW and convolves them in
+    NHWC (ocr-det's four upsampled branches, 96x64x80) then computes each
+    branch in NHWC; the transpose, which read its input one element at a
+    time, is gone.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",

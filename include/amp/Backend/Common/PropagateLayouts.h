@@ -14,8 +14,9 @@ namespace amp {
 
 /// Stores the results of elementwise `linalg.generic`s in the layout of
 /// their largest input where that lowers the number of operands read or
-/// written across their innermost loop (see the amp-propagate-layouts
-/// pass).
+/// written across their innermost loop, and interchanges the loops of those
+/// writing their outputs through a permutation so that they write them in
+/// loop order (see the amp-propagate-layouts pass).
 void populatePropagateLayoutsPatterns(RewritePatternSet &patterns);
 
 } // namespace amp
