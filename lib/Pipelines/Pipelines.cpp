@@ -112,8 +112,6 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
-  // (A window's unrolled taps read each input vector once.)
-  pm.nest<func::FuncOp>().addPass(createCSEPass());
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());

@@ -463,9 +463,6 @@ SmallVector<Value> amp::getIndicesAt(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
-/// The most taps of a window a kernel unrolls (see slidesWithRows).
-static constexpr int64_t kMaxUnrolledTaps = 8;
-
 namespace {
 /// Emits the loops and the register tile of one contraction.
 class KernelEmitter {
@@ -652,19 +649,6 @@ private:
       dims[dim] = constant(0);
       return emitReductions(loopDims.drop_front(), accumulators, width);
     }
-    // The innermost reduction along a window the tile's rows slide over (a
-    // depthwise convolution's kw, the rows along w) is unrolled: the rows r
-    // and taps k with the same r + k read the same input vector, which CSE
-    // then reads (and widens) once per step of the loops outside.
-    if (loopDims.size() == 1 && dim != tile.pairDim &&
-        ranges[dim] <= kMaxUnrolledTaps && slidesWithRows(dim)) {
-      SmallVector<Value> results(accumulators);
-      for (int64_t tap = 0; tap < ranges[dim]; ++tap) {
-        dims[dim] = constant(tap);
-        results = emitStep(results, width);
-      }
-      return results;
-    }
     // A dimension read in pairs steps over the pairs.
     int64_t steps = dim == tile.pairDim ? ranges[dim] / 2 : ranges[dim];
     if (steps == 1) {
@@ -684,20 +668,6 @@ private:
       scf::YieldOp::create(b, loc, next);
     }
     return SmallVector<Value>(loop.getResults());
-  }
-
-  /// Whether an input indexes the reduction dimension `dim` and the row
-  /// dimension in one index (a window, `w + kw`).
-  bool slidesWithRows(unsigned dim) {
-    if (!tile.rowDim)
-      return false;
-    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-      return llvm::any_of(
-          op.getMatchingIndexingMap(input).getResults(), [&](AffineExpr index) {
-            return index.isFunctionOfDim(dim) &&
-                   index.isFunctionOfDim(*tile.rowDim);
-          });
-    });
   }
 
   /// One step of the reduction: the inputs read, the body applied to each
