@@ -60,8 +60,9 @@ struct TransposeConcatenation : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
+    // (A body reading its loop indices would read the pieces' own.)
     if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-        op.getNumDpsInits() != 1 ||
+        op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
         op.getNumParallelLoops() != op.getNumLoops())
       return rewriter.notifyMatchFailure(op, "not a one-input elementwise op");
     OpOperand *input = op.getDpsInputOperand(0);

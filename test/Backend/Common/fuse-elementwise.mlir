@@ -226,3 +226,31 @@ func.func @concatenation_kept(%x: tensor<2x4x6xf32>, %y: tensor<1x4x6xf32>) -> (
   } -> tensor<4x6x3xf32>
   return %t, %c2 : tensor<4x6x3xf32>, tensor<3x4x6xf32>
 }
+
+// -----
+
+// A transpose whose body reads its loop indices stays one op: in a piece
+// of its own, the indices would be the piece's.
+// CHECK-LABEL: func.func @indexed_transpose_kept
+// CHECK:         %[[C:.+]] = tensor.insert_slice %arg1 into
+// CHECK:         %[[T:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<3x4x6xf32>)
+// CHECK:           linalg.index 2
+// CHECK:         return %[[T]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#hwc = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+func.func @indexed_transpose_kept(%x: tensor<2x4x6xf32>, %y: tensor<1x4x6xf32>) -> tensor<4x6x3xf32> {
+  %ec = tensor.empty() : tensor<3x4x6xf32>
+  %c1 = tensor.insert_slice %x into %ec[0, 0, 0] [2, 4, 6] [1, 1, 1] : tensor<2x4x6xf32> into tensor<3x4x6xf32>
+  %c2 = tensor.insert_slice %y into %c1[2, 0, 0] [1, 4, 6] [1, 1, 1] : tensor<1x4x6xf32> into tensor<3x4x6xf32>
+  %et = tensor.empty() : tensor<4x6x3xf32>
+  %t = linalg.generic {indexing_maps = [#hwc, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c2 : tensor<3x4x6xf32>) outs(%et : tensor<4x6x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %s = arith.addf %in, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6x3xf32>
+  return %t : tensor<4x6x3xf32>
+}
