@@ -43,6 +43,22 @@
 // MERGED:       omp.wsloop
 // MERGED:       return
 //
+// Consecutive ops split along the same rows, each reading only the rows
+// the one before wrote in its slice (a matmul, tanh, a row sum, a scale
+// by it, a row max, a subtraction of it), run as one worksharing loop:
+// each thread computes its rows through the whole chain with no barrier
+// between the ops, and the results are still one thread's.
+// RUN: amp-run %s --entry=rows --seed=7 --save-inputs=%t/rows --threads=1 --output=%t/rows-1.npy
+// RUN: amp-run %s --entry=rows --input=%t/rows/arg0.npy,%t/rows/arg1.npy --threads=2 --output=%t/rows-2.npy
+// RUN: cmp %t/rows-1.npy %t/rows-2.npy
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-llvm{threads=2})' --mlir-print-ir-after=amp-merge-parallel-regions -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+// ROWS-LABEL: func.func @rows
+// ROWS:         omp.parallel
+// ROWS-COUNT-1: omp.wsloop
+// ROWS-NOT:     omp.wsloop
+// ROWS-NOT:     omp.barrier
+// ROWS:         return
+//
 // Bad counts are errors before anything runs.
 // RUN: not amp-run %s --entry=layer %{inputs} --threads=2000 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: --threads must be at most 1024, got 2000
@@ -69,4 +85,18 @@ func.func @chain(%x: tensor<256x128xf32>) -> tensor<256x128xf32> {
   %z = tosa.reduce_sum %y {axis = 1 : i32} : (tensor<256x128xf32>) -> tensor<256x1xf32>
   %w = tosa.mul %y, %z, %shift : (tensor<256x128xf32>, tensor<256x1xf32>, tensor<1xi8>) -> tensor<256x128xf32>
   return %w : tensor<256x128xf32>
+}
+
+func.func @rows(%x: tensor<256x64xf32>, %w: tensor<64x128xf32>) -> tensor<256x128xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %e = tensor.empty() : tensor<256x128xf32>
+  %z = arith.constant 0.0 : f32
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %t = math.tanh %m : tensor<256x128xf32>
+  %r = tosa.reduce_sum %t {axis = 1 : i32} : (tensor<256x128xf32>) -> tensor<256x1xf32>
+  %y = tosa.mul %t, %r, %shift : (tensor<256x128xf32>, tensor<256x1xf32>, tensor<1xi8>) -> tensor<256x128xf32>
+  %s = tosa.reduce_max %y {axis = 1 : i32} : (tensor<256x128xf32>) -> tensor<256x1xf32>
+  %d = tosa.sub %y, %s : (tensor<256x128xf32>, tensor<256x1xf32>) -> tensor<256x128xf32>
+  return %d : tensor<256x128xf32>
 }

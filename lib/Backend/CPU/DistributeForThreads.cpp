@@ -82,6 +82,114 @@ static linalg::GenericOp getSliceEpilogue(linalg::LinalgOp op, unsigned dim) {
 }
 
 namespace {
+/// How the slices of an `scf.forall` the pass made access a buffer: the
+/// buffer operand, whether they write it, and the position of the indexing
+/// map's result that is the split loop dimension itself (none if no result
+/// is), for a map that is a projected permutation (constant 0 results,
+/// indexing dimensions of size 1, allowed).
+struct SliceAccess {
+  Value buffer;
+  bool writes;
+  std::optional<unsigned> position;
+};
+} // namespace
+
+/// The accesses of `op` sliced along its loop dimension `dim`.
+static void collectSliceAccesses(linalg::LinalgOp op, unsigned dim,
+                                 SmallVectorImpl<SliceAccess> &accesses) {
+  AffineExpr split = getAffineDimExpr(dim, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> position;
+    if (map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      position = map.getResultPosition(split);
+    accesses.push_back({operand.get(), op.isDpsInit(&operand), position});
+  }
+}
+
+/// Whether buffers `a` and `b` may share memory: views of one buffer, or
+/// two buffers that are not both allocated here (arguments may alias).
+static bool mayAlias(Value a, Value b) {
+  Value rootA = amp::getRootBuffer(a), rootB = amp::getRootBuffer(b);
+  if (rootA == rootB)
+    return true;
+  auto allocated = [](Value root) {
+    return isa_and_present<memref::AllocOp, memref::AllocaOp>(
+        root.getDefiningOp());
+  };
+  return !allocated(rootA) && !allocated(rootB);
+}
+
+/// Whether slice `i` of `second` may run right after slice `i` of `first`
+/// on the same thread, with no barrier between: where one writes what the
+/// other accesses, both access the same view through the split dimension
+/// at the same position, so that slice `i` of each touches only the part
+/// slice `i` of the other does.
+static bool slicesAreAligned(ArrayRef<SliceAccess> first,
+                             ArrayRef<SliceAccess> second) {
+  for (const SliceAccess &a : first)
+    for (const SliceAccess &b : second) {
+      if ((!a.writes && !b.writes) || !mayAlias(a.buffer, b.buffer))
+        continue;
+      if (a.buffer != b.buffer || !a.position || a.position != b.position)
+        return false;
+    }
+  return true;
+}
+
+/// Whether `op`, between two sliced ops, may move before the first: an
+/// allocation, or a pure op without regions.
+static bool canHoistAboveSlices(Operation *op) {
+  if (isa<memref::AllocOp, memref::AllocaOp>(op))
+    return true;
+  return op->getNumRegions() == 0 && isPure(op);
+}
+
+/// Merges each `scf.forall` of `sliced` (in `order`) into the one before it
+/// when both have the same slices and their accesses are aligned:
+/// consecutive ops then run on each thread one after the other, with no
+/// barrier between them (`scf.forall` slices of equal bounds go to the
+/// same threads).
+static void mergeAlignedSlices(
+    RewriterBase &rewriter, ArrayRef<Operation *> order,
+    DenseMap<Operation *, SmallVector<SliceAccess>> &sliced) {
+  for (Operation *op : order) {
+    if (!sliced.count(op))
+      continue;
+    auto first = cast<scf::ForallOp>(op);
+    while (true) {
+      SmallVector<Operation *> between;
+      Operation *next = first->getNextNode();
+      for (; next && canHoistAboveSlices(next); next = next->getNextNode())
+        between.push_back(next);
+      auto second = dyn_cast_or_null<scf::ForallOp>(next);
+      if (!second || !sliced.count(second) ||
+          first.getMixedLowerBound() != second.getMixedLowerBound() ||
+          first.getMixedUpperBound() != second.getMixedUpperBound() ||
+          first.getMixedStep() != second.getMixedStep() ||
+          !slicesAreAligned(sliced[first], sliced[second]))
+        break;
+      for (Operation *op : between)
+        rewriter.moveOpBefore(op, first);
+      rewriter.setInsertionPoint(first.getBody()->getTerminator());
+      IRMapping mapping;
+      mapping.map(second.getInductionVars(), first.getInductionVars());
+      for (Operation &inner : second.getBody()->without_terminator())
+        rewriter.clone(inner, mapping);
+      SmallVector<SliceAccess> merged = sliced.lookup(second);
+      llvm::append_range(sliced[first], merged);
+      sliced.erase(second);
+      rewriter.eraseOp(second);
+      // One view of each slice, where both ops use it.
+      DominanceInfo dominance;
+      eliminateCommonSubExpressions(rewriter, dominance, first);
+    }
+  }
+}
+
+namespace {
 struct DistributeForThreads
     : amp::impl::DistributeForThreadsBase<DistributeForThreads> {
   using Base::Base;
@@ -121,6 +229,8 @@ struct DistributeForThreads
       return WalkResult::advance();
     });
     DenseSet<Operation *> erased;
+    DenseMap<Operation *, SmallVector<SliceAccess>> sliced;
+    SmallVector<Operation *> order;
     for (linalg::LinalgOp op : ops) {
       if (erased.contains(op))
         continue;
@@ -138,10 +248,13 @@ struct DistributeForThreads
       linalg::LinalgOp fill = amp::getInitFill(op);
       linalg::GenericOp epilogue = getSliceEpilogue(op, *dim);
       int64_t sliceSize = op.getStaticLoopRanges()[*dim] / threads;
+      SmallVector<SliceAccess> accesses;
+      collectSliceAccesses(op, *dim, accesses);
       FailureOr<scf::SCFTilingResult> tiled =
           sliceOp(rewriter, op, *dim, sliceSize);
       if (failed(tiled))
         continue;
+      Operation *forall = tiled->loops.front().getOperation();
       // The epilogue's slices run in the op's, each after its part of the
       // op (no barrier between them), where the kernel applies it.
       if (epilogue) {
@@ -151,7 +264,8 @@ struct DistributeForThreads
         FailureOr<scf::SCFTilingResult> epilogueTiled =
             sliceOp(rewriter, epilogue, position, sliceSize);
         if (succeeded(epilogueTiled)) {
-          auto first = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+          collectSliceAccesses(epilogue, position, accesses);
+          auto first = cast<scf::ForallOp>(forall);
           auto second =
               cast<scf::ForallOp>(epilogueTiled->loops.front().getOperation());
           rewriter.moveOpBefore(first, second);
@@ -178,7 +292,10 @@ struct DistributeForThreads
         rewriter.eraseOp(fill);
       }
       rewriter.eraseOp(op);
+      sliced[forall] = std::move(accesses);
+      order.push_back(forall);
     }
+    mergeAlignedSlices(rewriter, order, sliced);
   }
 };
 } // namespace

@@ -183,8 +183,7 @@ Operation *amp::getAdjacentEffectfulOp(Operation *op, bool forward) {
   return op;
 }
 
-/// `value`, or the buffer it is a view of.
-static Value getRootBuffer(Value value) {
+Value amp::getRootBuffer(Value value) {
   auto buffer = dyn_cast<MemrefValue>(value);
   return buffer ? memref::skipViewLikeOps(buffer) : value;
 }

@@ -164,3 +164,100 @@ func.func @transposed_reader(%a: memref<64x128xf32>, %b: memref<128x64xf32>, %c:
   }
   return
 }
+
+// -----
+
+// Consecutive ops whose slices line up run in one scf.forall, each thread
+// doing its slice of one op after the other with no barrier between them:
+// the second reads the buffer the first writes through the same view, with
+// the split dimension at the same position, so slice i reads only what
+// slice i wrote. The allocation between them moves before the slices.
+// The copy into the result argument is split on its own: the argument may
+// share memory with the arguments the first ops read.
+// CHECK-LABEL: func.func @aligned_chain
+// CHECK:         %[[T:.+]] = memref.alloc() : memref<64x32xf32>
+// CHECK:         %[[U:.+]] = memref.alloc() : memref<64x32xf32>
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (32) {
+// CHECK:           %[[TS:.+]] = memref.subview %[[T]][%[[I]], 0] [32, 32] [1, 1]
+// CHECK:           linalg.matmul ins({{.+}}) outs(%[[TS]] : {{.+}})
+// CHECK-NEXT:      linalg.generic {{.+}} ins(%[[TS]] : {{.+}}) outs(%[[TS]] : {{.+}})
+// CHECK:           %[[US:.+]] = memref.subview %[[U]][%[[I]], 0] [32, 32] [1, 1]
+// CHECK-NEXT:      linalg.generic {{.+}} ins(%[[TS]] : {{.+}}) outs(%[[US]] : {{.+}})
+// CHECK:         scf.forall
+// CHECK:           linalg.copy
+// CHECK-NOT:     scf.forall
+#id = affine_map<(i, j) -> (i, j)>
+func.func @aligned_chain(%a: memref<64x128xf32>, %b: memref<128x32xf32>, %d: memref<64x32xf32>) {
+  %t = memref.alloc() : memref<64x32xf32>
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x32xf32>) outs(%t : memref<64x32xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x32xf32>) outs(%t : memref<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  %u = memref.alloc() : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x32xf32>) outs(%u : memref<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  memref.copy %u, %d : memref<64x32xf32> to memref<64x32xf32>
+  return
+}
+
+// -----
+
+// The second op overwrites, transposed, a buffer the first reads: slice i
+// of the second would write rows that slice j of the first may still be
+// reading. It waits for all of the first.
+// CHECK-LABEL: func.func @misaligned_overwrite
+// CHECK:         scf.forall
+// CHECK:           linalg.generic
+// CHECK:         }
+// CHECK:         scf.forall
+// CHECK:           linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+#tr = affine_map<(i, j) -> (j, i)>
+func.func @misaligned_overwrite(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #tr], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
+// Two arguments may be views of one buffer: an op that writes one and an
+// op that reads the other are not merged.
+// CHECK-LABEL: func.func @arguments_may_alias
+// CHECK:         scf.forall
+// CHECK:         }
+// CHECK:         scf.forall
+#id = affine_map<(i, j) -> (i, j)>
+func.func @arguments_may_alias(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  return
+}

@@ -312,6 +312,18 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
     slice `i` of the op wrote, so the threads need no barrier between
     them.
 
+    Consecutive ops split into slices of the same bounds run in one
+    `scf.forall` when their slices line up: wherever one writes a buffer
+    the other reads or writes, both access it through the same view with
+    the split loop dimension as the same result of a projected permutation
+    map (a row-wise chain: matmul, activation, row sum, scale). Slice `i`
+    of each op then touches only the part slice `i` of the other touches,
+    so each thread runs its slices of the ops one after the other, with no
+    barrier between them. Buffers allocated in the function share memory
+    only with their own views; two other buffers (arguments) may share
+    memory, and ops that write one and access the other are not merged.
+    Allocations and pure ops between two such ops move before the first.
+
     Before (`threads=2`):
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)

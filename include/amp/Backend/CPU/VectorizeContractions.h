@@ -110,6 +110,9 @@ std::optional<unsigned> getBF16InterleavedInput(linalg::LinalgOp op);
 /// accumulators at the value and leave the fill out.
 linalg::LinalgOp getInitFill(linalg::LinalgOp op);
 
+/// `value`, or the buffer it is a view of (through view-like ops).
+Value getRootBuffer(Value value);
+
 /// The op after (`forward`) or before `op` in its block, skipping ops
 /// without memory effects (constants, globals, views) and allocations; null
 /// at either end.
