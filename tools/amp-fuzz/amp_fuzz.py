@@ -207,12 +207,16 @@ def sum_model(name, shape, x, c):
 
 
 class Program:
-    def __init__(self, rng, magnitude, constructs=()):
+    def __init__(self, rng, magnitude, constructs=(), large=False):
         self.rng = rng
         self.lines = []
         self.counter = 0
         self.constructs = set(constructs)
-        rows, cols = rng.choice([1, 3, 8, 16, 17]), rng.choice([1, 4, 16, 31])
+        if large:
+            # Ops of 16384 iterations and more: split across threads.
+            rows, cols = rng.choice([64, 256, 450]), rng.choice([64, 128, 257])
+        else:
+            rows, cols = rng.choice([1, 3, 8, 16, 17]), rng.choice([1, 4, 16, 31])
         self.shape = [rows, cols]
         self.params = []   # main's (name, type)
         self.args = []     # the inputs as tensors of main's body
@@ -834,10 +838,10 @@ def report_failure(failure, folder, reduce, amp_opt, amp_run):
 
 def summary(programs, conversions, counts):
     return ("%d programs, %d conversions (%d changed the program, %d ran): crash=%d "
-            "verifier=%d idempotence=%d numeric=%d nonfinite=%d"
+            "verifier=%d idempotence=%d numeric=%d nonfinite=%d threads=%d"
             % (programs, conversions, counts["changed"], counts["run"], counts["crash"],
                counts["verifier"], counts["idempotence"], counts["numeric"],
-               counts["nonfinite"]))
+               counts["nonfinite"], counts["threads"]))
 
 
 def main():
@@ -871,6 +875,12 @@ def main():
                     help="tell amp that every input is in [-M, M] whatever its "
                     "class (input-range=-M:M), to see the checks fail when amp is "
                     "misinformed")
+    ap.add_argument("--threads", type=int, default=0, metavar="N",
+                    help="also run each f32 program on N threads and require the "
+                    "one-thread results bit for bit (amp splits no reduction)")
+    ap.add_argument("--large", action="store_true",
+                    help="programs on 64 to 450 rows of 64 to 257 columns, large "
+                    "enough to be split across threads")
     ap.add_argument("--timeout", type=int, default=TIMEOUT,
                     help="seconds one amp-opt or amp-run call may take before it "
                     "counts as a crash (default: %(default)s)")
@@ -904,7 +914,7 @@ def main():
         if c not in CONSTRUCTS:
             ap.error("unknown construct '%s' (known: %s)" % (c, ",".join(sorted(CONSTRUCTS))))
     counts = {"crash": 0, "verifier": 0, "idempotence": 0, "numeric": 0, "nonfinite": 0,
-              "run": 0, "changed": 0, "targets": {}}
+              "threads": 0, "run": 0, "changed": 0, "targets": {}}
     conversions = 0
     converter = Converter(args.python) if args.converter == "api" else None  # cli: amp-opt processes
     failures = []
@@ -923,7 +933,7 @@ def main():
             rng = random.Random(seed)
             magnitude_class = rng.choice(list(MAGNITUDES))
             magnitude = MAGNITUDES[magnitude_class]
-            program = Program(rng, magnitude, constructs)
+            program = Program(rng, magnitude, constructs, args.large)
             results = program.generate(rng.randint(1, args.length))
             stem = os.path.join(work, "p%d" % seed)
             src = stem + ".mlir"
@@ -949,6 +959,19 @@ def main():
                 continue
             expected = [np.load("%s.f32.%d.npy" % (stem, k)).astype(np.float64)
                         for k in range(len(results))]
+            if args.threads:
+                threaded = run([amp_run, src, "--entry=main", "--input=" + ins,
+                                "--threads=%d" % args.threads, "--output=" + ",".join(
+                                    "%s.f32.t%d.npy" % (stem, k) for k in range(len(results)))])
+                same = threaded.returncode == 0 and all(
+                    np.array_equal(np.load("%s.f32.%d.npy" % (stem, k)),
+                                   np.load("%s.f32.t%d.npy" % (stem, k)), equal_nan=True)
+                    for k in range(len(results)))
+                if not same:
+                    counts["threads"] += 1
+                    fail((src, "f32", "--threads=%d" % args.threads, "threads",
+                          threaded.stderr + "\nthe f32 program's results on %d threads "
+                          "differ from one thread's" % args.threads))
             bound = max(magnitude, 1e-30)
             if args.told_range is not None:
                 bound = args.told_range
