@@ -909,6 +909,8 @@ def main():
     for sig in signatures:
         if sig not in ("f32", "low"):
             ap.error("unknown signature '%s' (known: f32, low)" % sig)
+    if args.threads < 0:
+        ap.error("--threads must not be negative, got %d" % args.threads)
     constructs = [c for c in args.constructs.split(",") if c and c != "none"]
     for c in constructs:
         if c not in CONSTRUCTS:
