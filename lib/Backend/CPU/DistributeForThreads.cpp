@@ -139,6 +139,21 @@ static bool slicesAreAligned(ArrayRef<SliceAccess> first,
   return true;
 }
 
+/// Runs the slices of `second` in those of `first` (same bounds), each
+/// after `first`'s: its body goes at the end of `first`'s, and `second`
+/// is erased. Views both take of a slice become one.
+static void appendSlices(RewriterBase &rewriter, scf::ForallOp first,
+                         scf::ForallOp second) {
+  rewriter.setInsertionPoint(first.getBody()->getTerminator());
+  IRMapping mapping;
+  mapping.map(second.getInductionVars(), first.getInductionVars());
+  for (Operation &inner : second.getBody()->without_terminator())
+    rewriter.clone(inner, mapping);
+  rewriter.eraseOp(second);
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, first);
+}
+
 /// Whether `op`, between two sliced ops, may move before the first: an
 /// allocation, or a pure op without regions.
 static bool canHoistAboveSlices(Operation *op) {
@@ -173,18 +188,10 @@ static void mergeAlignedSlices(
         break;
       for (Operation *op : between)
         rewriter.moveOpBefore(op, first);
-      rewriter.setInsertionPoint(first.getBody()->getTerminator());
-      IRMapping mapping;
-      mapping.map(second.getInductionVars(), first.getInductionVars());
-      for (Operation &inner : second.getBody()->without_terminator())
-        rewriter.clone(inner, mapping);
       SmallVector<SliceAccess> merged = sliced.lookup(second);
       llvm::append_range(sliced[first], merged);
       sliced.erase(second);
-      rewriter.eraseOp(second);
-      // One view of each slice, where both ops use it.
-      DominanceInfo dominance;
-      eliminateCommonSubExpressions(rewriter, dominance, first);
+      appendSlices(rewriter, first, second);
     }
   }
 }
@@ -269,17 +276,10 @@ struct DistributeForThreads
           auto second =
               cast<scf::ForallOp>(epilogueTiled->loops.front().getOperation());
           rewriter.moveOpBefore(first, second);
-          rewriter.setInsertionPoint(first.getBody()->getTerminator());
-          IRMapping mapping;
-          mapping.map(second.getInductionVars(), first.getInductionVars());
-          for (Operation &inner : second.getBody()->without_terminator())
-            rewriter.clone(inner, mapping);
-          rewriter.eraseOp(second);
+          // (One view of the op's output slice, which the epilogue reads.)
+          appendSlices(rewriter, first, second);
           rewriter.eraseOp(epilogue);
           erased.insert(epilogue);
-          // One view of the op's output slice, which the epilogue reads.
-          DominanceInfo dominance;
-          eliminateCommonSubExpressions(rewriter, dominance, first);
         }
       }
       if (fill) {
