@@ -30,14 +30,6 @@ namespace amp {
 
 using namespace mlir;
 
-/// The largest divisor of `range` that is at most `limit`.
-static int64_t largestDivisor(int64_t range, int64_t limit) {
-  for (int64_t d = std::min(range, limit); d > 1; --d)
-    if (range % d == 0)
-      return d;
-  return 1;
-}
-
 /// Element types a kernel loads and stores as vectors (a vector of i1 is
 /// packed bits, a memref of i1 one byte per element).
 static bool isVectorMemoryType(Type type) {
@@ -357,24 +349,29 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
   }
 
   // The row dimension: the rows of a tile share the reads of the inputs that
-  // do not index it, best the vector ones; then the most rows, ties to the
-  // inner dimension.
+  // do not index it, best the vector ones; then the most rows per tile on
+  // average, ties to the inner dimension. Its tiles are the fewest of at most `maxRows`
+  // rows, all but the last of the same rows, as even as that makes them.
   bool sharesVectors = false;
+  auto tiles = [&](unsigned dim) {
+    return llvm::divideCeil(ranges[dim], maxRows);
+  };
   for (AffineExpr index : outMap.getResults().drop_back()) {
     unsigned dim = cast<AffineDimExpr>(index).getPosition();
-    int64_t rows = largestDivisor(ranges[dim], maxRows);
     // (A tile reads one vector of pairs for all its rows.)
-    if (rows < 2 || (pairInput && inputMaps[*pairInput].isFunctionOfDim(dim)))
+    if (maxRows < 2 || ranges[dim] < 2 ||
+        (pairInput && inputMaps[*pairInput].isFunctionOfDim(dim)))
       continue;
     bool shares = llvm::any_of(inputMaps, [&](AffineMap map) {
       return map.isFunctionOfDim(vectorDim) && !map.isFunctionOfDim(dim);
     });
     if (tile.rowDim && (sharesVectors && !shares))
       continue;
-    if (tile.rowDim && shares == sharesVectors && rows < tile.rows)
+    if (tile.rowDim && shares == sharesVectors &&
+        ranges[dim] * tiles(*tile.rowDim) < ranges[*tile.rowDim] * tiles(dim))
       continue;
     tile.rowDim = dim;
-    tile.rows = rows;
+    tile.rows = llvm::divideCeil(ranges[dim], tiles(dim));
     sharesVectors = shares;
   }
   return tile;
@@ -554,8 +551,19 @@ private:
     if (loopDims.empty())
       return body();
     unsigned dim = loopDims.front();
-    emitLoop(dim, 0, ranges[dim], dim == tile.rowDim ? tile.rows : 1,
-             [&] { emitLoops(loopDims.drop_front(), body); });
+    auto inner = [&] { emitLoops(loopDims.drop_front(), body); };
+    if (dim != tile.rowDim)
+      return emitLoop(dim, 0, ranges[dim], 1, inner);
+    // Full tiles, then one of the rows that remain.
+    int64_t full = ranges[dim] - ranges[dim] % tile.rows;
+    if (full > 0)
+      emitLoop(dim, 0, full, tile.rows, inner);
+    if (full == ranges[dim])
+      return;
+    rows = ranges[dim] - full;
+    dims[dim] = constant(full);
+    inner();
+    rows = tile.rows;
   }
 
   /// The indices `map` gives for the tile's row `row`.
@@ -587,7 +595,7 @@ private:
     OpOperand *init = op.getDpsInitOperand(0);
     AffineMap outMap = op.getMatchingIndexingMap(init);
     SmallVector<Value> accumulators;
-    for (int64_t row = 0; row < tile.rows; ++row)
+    for (int64_t row = 0; row < rows; ++row)
       accumulators.push_back(
           initValue ? vector::BroadcastOp::create(
                           b, loc, VectorType::get({width}, initValue.getType()),
@@ -595,7 +603,7 @@ private:
                     : readVector(init->get(), indices(outMap, row), width));
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
-    for (int64_t row = 0; row < tile.rows; ++row) {
+    for (int64_t row = 0; row < rows; ++row) {
       SmallVector<Value> at = indices(outMap, row);
       Value output = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
       if (output != init->get())
@@ -683,7 +691,7 @@ private:
       AffineMap map = op.getMatchingIndexingMap(input);
       bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);
       bool isVector = map.isFunctionOfDim(tile.vectorDim);
-      for (int64_t row = 0, e = perRow ? tile.rows : 1; row < e; ++row) {
+      for (int64_t row = 0, e = perRow ? rows : 1; row < e; ++row) {
         SmallVector<Value> at = indices(map, row);
         values.push_back(
             isVector
@@ -692,7 +700,7 @@ private:
       }
     }
     SmallVector<Value> results;
-    for (int64_t row = 0; row < tile.rows; ++row) {
+    for (int64_t row = 0; row < rows; ++row) {
       IRMapping mapping;
       for (auto [i, values] : llvm::enumerate(inputs))
         if (!values.empty())
@@ -735,7 +743,7 @@ private:
     AffineMap map = op.getMatchingIndexingMap(scalarOperand);
     bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);
     SmallVector<Value> broadcasts;
-    for (int64_t row = 0, e = perRow ? tile.rows : 1; row < e; ++row) {
+    for (int64_t row = 0, e = perRow ? rows : 1; row < e; ++row) {
       Value pair = readVector(scalarOperand->get(), indices(map, row), 2);
       Value word = vector::BitCastOp::create(
           b, loc, VectorType::get({1}, b.getI32Type()), pair);
@@ -745,7 +753,7 @@ private:
           b, loc, VectorType::get({2 * width}, b.getBF16Type()), words));
     }
     SmallVector<Value> results;
-    for (int64_t row = 0; row < tile.rows; ++row)
+    for (int64_t row = 0; row < rows; ++row)
       results.push_back(x86vector::DotBF16Op::create(
           b, loc, accumulators[row].getType(), accumulators[row],
           broadcasts[perRow ? row : 0], pairs));
@@ -762,6 +770,8 @@ private:
   /// (getContractionEpilogue), or null.
   linalg::GenericOp epilogue;
   SmallVector<unsigned> reductionDims;
+  /// The rows of the tile emitted: `tile.rows`, fewer in the last tile.
+  int64_t rows = tile.rows;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
   /// With a pair dimension: the input in the pair layout, and its buffer

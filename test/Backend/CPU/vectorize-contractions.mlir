@@ -27,6 +27,29 @@ func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x40xf32>, %c: memref<8x40xf
 
 // -----
 
+// 11 rows, at most 4 a tile: the fewest tiles (3), of 4 rows but the last,
+// which takes the 3 that remain. (No divisor of 11 would make tiles of
+// more than one row.)
+// CHECK-LABEL: func.func @matmul_row_remainder
+// CHECK:      scf.for %[[I:.+]] = %c0 to %c8 step %c4 {
+// CHECK:        scf.for {{.+}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK-COUNT-4:  vector.fma
+// CHECK:      }
+// CHECK:      scf.for %[[K:.+]] = %c0 to %c64 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT:   memref.load %arg0[%c8, %[[K]]]
+// CHECK-NEXT:   memref.load %arg0[%c9, %[[K]]]
+// CHECK-NEXT:   memref.load %arg0[%c10, %[[K]]]
+// CHECK-COUNT-3: vector.fma
+// CHECK:      vector.transfer_write {{.+}}, %arg2[%c8, %c0]
+// CHECK:      vector.transfer_write {{.+}}, %arg2[%c9, %c0]
+// CHECK:      vector.transfer_write {{.+}}, %arg2[%c10, %c0]
+func.func @matmul_row_remainder(%a: memref<11x64xf32>, %b: memref<64x16xf32>, %c: memref<11x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<11x64xf32>, memref<64x16xf32>) outs(%c : memref<11x16xf32>)
+  return
+}
+
+// -----
+
 // Converted operands are read in their type and widened in registers.
 // CHECK-LABEL: func.func @matmul_f16
 // CHECK: scf.for {{.+}} -> (vector<16xf32>, vector<16xf32>) {

@@ -85,9 +85,12 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     The row dimension is chosen so that the rows share the vector reads (for
     a matmul `C[i, j] += A[i, k] * B[k, j]` with `j` as the vector
     dimension, the rows are `i`: one vector of `B` per step, one scalar of
-    `A` per row); its tile is the largest divisor of its range within
-    `rows`. A vector dimension whose range `lanes` does not divide ends in
-    one shorter vector.
+    `A` per row), the one with the most rows per tile on average. Its
+    range is covered by the fewest tiles of at most `rows` rows, all of the
+    same rows but the last, which takes what remains (11 rows, at most 4 a
+    tile: 4, 4 and 3), so that no range, a prime one included, falls back
+    to tiles of one row. A vector dimension whose range `lanes` does not
+    divide ends in one shorter vector.
 
     Ops are taken when they have static loop ranges, one output indexed by
     parallel dimensions only, at least one reduction, inputs that index the

@@ -128,8 +128,9 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 /// dimensions ending in the vector dimension, at least one reduction, inputs
 /// that index the vector dimension (if at all) only as their innermost index,
 /// and a body of scalar elementwise ops (no `linalg.index`). A vector has
-/// at most `lanes` elements (fewer when the range is smaller); `rows` is the
-/// largest divisor of the row dimension's range within `maxRows`.
+/// at most `lanes` elements (fewer when the range is smaller); the row
+/// dimension's range is covered by the fewest tiles of at most `maxRows`
+/// rows, `rows` each (the kernel's last tile takes the rows that remain).
 /// With `bf16Dot`, an op with an input in the bf16 pair layout gets a tile
 /// with `pairDim` and 16, 8 or 4 lanes (the most the vector dimension's
 /// range has; the kernel ends in tiles of 8 and 4 lanes), or none when the
