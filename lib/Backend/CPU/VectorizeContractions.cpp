@@ -350,8 +350,9 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
 
   // The row dimension: the rows of a tile share the reads of the inputs that
   // do not index it, best the vector ones; then the most rows per tile on
-  // average, ties to the inner dimension. Its tiles are the fewest of at most `maxRows`
-  // rows, all but the last of the same rows, as even as that makes them.
+  // average, ties to the inner dimension. Its tiles are the fewest of at
+  // most `maxRows` rows, all but the last of the same rows, as even as that
+  // makes them.
   bool sharesVectors = false;
   auto tiles = [&](unsigned dim) {
     return llvm::divideCeil(ranges[dim], maxRows);
