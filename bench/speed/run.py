@@ -17,10 +17,12 @@ without it (scripts/setup-reference.sh installs it) its column is empty.
 
     /usr/bin/python3 bench/speed/run.py [--models digits|all|NAME,...]
         [--threads 1,2] [--repeat 5] [--rounds 3] [--markdown docs/Performance.md]
-        [--keep DIR]
+        [--plot docs/speed.png] [--keep DIR]
 
 With --markdown, the table replaces the block between the `speed-benchmark`
-markers of that file (appended when absent).
+markers of that file (appended when absent); with --plot, a bar chart of
+each program's time against ONNX Runtime's (against amp f32 without ONNX
+Runtime) goes to that PNG file.
 """
 
 import argparse
@@ -78,6 +80,8 @@ def main():
                     "long per round (at most --max-repeat calls)")
     ap.add_argument("--max-repeat", type=int, default=2000)
     ap.add_argument("--markdown")
+    ap.add_argument("--plot", metavar="PNG",
+                    help="write a bar chart of the times to this PNG file")
     ap.add_argument("--target", default="cpu",
                     help="mixed-precision's target= for the f16/bf16 programs "
                          "(default: cpu, the host; empty: none)")
@@ -165,15 +169,64 @@ def main():
                     "1.x CPU provider (onnxruntime-node), graph optimisations on"
                     if have_ort else "not installed (column empty)"))
         table += ("| model | batch | threads | ONNX Runtime (ms) | amp f32 (ms) | amp f16 (ms) "
-                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32 |\n"
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32 "
+                  "| f32 speed-up over 1 thread |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
         for r in rows:
             ort = r.get("ort")
-            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n" % (
+            one = one_thread(rows, r)
+            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %s |\n" % (
                 r["model"], r["batch"], r["threads"], "%.2f" % ort if ort else "–",
                 r["f32"], r["f16"], r["bf16"], "%.1fx" % (r["f32"] / ort) if ort else "–",
-                r["f16"] / r["f32"], r["bf16"] / r["f32"])
+                r["f16"] / r["f32"], r["bf16"] / r["f32"],
+                "%.2fx" % (one["f32"] / r["f32"]) if one and r["threads"] != 1 else "–")
         _runtime.write_block(args.markdown, BEGIN, END, table)
+    if args.plot:
+        plot(rows, args.plot, have_ort)
+
+
+def one_thread(rows, row):
+    """The row of `row`'s model on one thread, if measured."""
+    for r in rows:
+        if r["model"] == row["model"] and r["threads"] == 1:
+            return r
+    return None
+
+
+def plot(rows, path, have_ort):
+    """One panel per thread count: each model's f32, f16 and bf16 times over
+    ONNX Runtime's (over amp f32's without it)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    base = "ort" if have_ort else "f32"
+    shown = [("f32", "amp f32", "#1f77b4"), ("f16", "amp f16", "#9ecae1"),
+             ("bf16", "amp bf16", "#d62728")]
+    threads = sorted({r["threads"] for r in rows})
+    fig, axes = plt.subplots(len(threads), 1, figsize=(10, 3.4 * len(threads)),
+                             squeeze=False)
+    width = 0.8 / len(shown)
+    for ax, t in zip(axes[:, 0], threads):
+        these = [r for r in rows if r["threads"] == t]
+        for k, (key, label, color) in enumerate(shown):
+            xs = [i + (k - len(shown) / 2 + 0.5) * width for i in range(len(these))]
+            ax.bar(xs, [r[key] / r[base] for r in these], width, color=color,
+                   edgecolor="black", linewidth=0.3, label=label)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        if have_ort:
+            ax.axhline(1.5, color="gray", linestyle="--", linewidth=0.8,
+                       label="1.5x ONNX Runtime")
+        ax.set_ylim(0, max(1.6, max(r[k] / r[base] for r in these
+                                    for k, _, _ in shown) * 1.1))
+        ax.set_ylabel("time / %s" % ("ONNX Runtime" if have_ort else "amp f32"))
+        ax.set_title("%d thread%s (lower is faster)" % (t, "" if t == 1 else "s"))
+        ax.set_xticks(range(len(these)))
+        ax.set_xticklabels(["%s\n(batch %d)" % (r["model"], r["batch"]) for r in these],
+                           fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0, 0].legend(fontsize=8, ncol=4, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
