@@ -278,8 +278,8 @@ Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
 
 std::optional<amp::ContractionTile>
 amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
-                           bool bf16Dot) {
-  if (lanes < 1 || maxRows < 1 || !op.hasPureBufferSemantics() ||
+                           int64_t maxCols, bool bf16Dot) {
+  if (lanes < 1 || maxRows < 1 || maxCols < 1 || !op.hasPureBufferSemantics() ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -375,6 +375,17 @@ amp::chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
     tile.rows = llvm::divideCeil(ranges[dim], tiles(dim));
     sharesVectors = shares;
   }
+  // Vectors side by side: each read of an input that does not index the
+  // vector dimension then serves them all. Only for reductions of more
+  // steps than the tile has accumulators: a shorter one spends its time
+  // loading and storing them (measured slower).
+  int64_t steps = 1;
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      steps *= dim == tile.pairDim ? ranges[dim] / 2 : ranges[dim];
+  int64_t cols = std::min(maxCols, ranges[vectorDim] / tile.lanes);
+  if (cols > 1 && steps > tile.rows * cols)
+    tile.cols = cols;
   return tile;
 }
 
@@ -503,10 +514,19 @@ public:
       // Full vectors, then one shorter vector for what remains (dot
       // products: one of 8 lanes and one of 4 at most).
       int64_t range = ranges[tile.vectorDim];
-      int64_t full = range - range % tile.lanes;
-      if (full > 0)
-        emitLoop(tile.vectorDim, 0, full, tile.lanes,
-                 [&] { emitTile(tile.lanes); });
+      int64_t step = tile.lanes * tile.cols;
+      int64_t full = range - range % step;
+      if (full > 0) {
+        cols = tile.cols;
+        emitLoop(tile.vectorDim, 0, full, step, [&] { emitTile(tile.lanes); });
+      }
+      if (int64_t vectors = (range - full) / tile.lanes) {
+        cols = vectors;
+        dims[tile.vectorDim] = constant(full);
+        emitTile(tile.lanes);
+        full += vectors * tile.lanes;
+      }
+      cols = 1;
       for (int64_t at = full; at < range;) {
         int64_t width = range - at;
         if (tile.pairDim)
@@ -567,14 +587,19 @@ private:
     rows = tile.rows;
   }
 
-  /// The indices `map` gives for the tile's row `row`.
-  SmallVector<Value> indices(AffineMap map, int64_t row) {
+  /// The indices `map` gives for the tile's row `row` and its vector `col`
+  /// (`col` vectors of `width` lanes along the vector dimension).
+  SmallVector<Value> indices(AffineMap map, int64_t row, int64_t col = 0,
+                             int64_t width = 0) {
     SmallVector<OpFoldResult> operands(dims.begin(), dims.end());
     SmallVector<Value> result;
     for (AffineExpr index : map.getResults()) {
       if (tile.rowDim && row != 0)
         index = index.replace(b.getAffineDimExpr(*tile.rowDim),
                               b.getAffineDimExpr(*tile.rowDim) + row);
+      if (col != 0)
+        index = index.replace(b.getAffineDimExpr(tile.vectorDim),
+                              b.getAffineDimExpr(tile.vectorDim) + col * width);
       OpFoldResult folded = affine::makeComposedFoldedAffineApply(
           b, loc, AffineMap::get(map.getNumDims(), 0, index), operands);
       result.push_back(getValueOrCreateConstantIndexOp(b, loc, folded));
@@ -595,26 +620,33 @@ private:
   void emitTile(int64_t width) {
     OpOperand *init = op.getDpsInitOperand(0);
     AffineMap outMap = op.getMatchingIndexingMap(init);
+    // Accumulators row by row, each row's vectors in order.
     SmallVector<Value> accumulators;
     for (int64_t row = 0; row < rows; ++row)
-      accumulators.push_back(
-          initValue ? vector::BroadcastOp::create(
-                          b, loc, VectorType::get({width}, initValue.getType()),
-                          initValue)
-                    : readVector(init->get(), indices(outMap, row), width));
+      for (int64_t col = 0; col < cols; ++col)
+        accumulators.push_back(
+            initValue
+                ? vector::BroadcastOp::create(
+                      b, loc, VectorType::get({width}, initValue.getType()),
+                      initValue)
+                : readVector(init->get(), indices(outMap, row, col, width),
+                             width));
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
-    for (int64_t row = 0; row < rows; ++row) {
-      SmallVector<Value> at = indices(outMap, row);
-      Value output = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
-      if (output != init->get())
-        vector::TransferWriteOp::create(b, loc, results[row], init->get(), at,
-                                        ArrayRef<bool>{true});
-      if (epilogue)
-        vector::TransferWriteOp::create(b, loc,
-                                        applyEpilogue(results[row], at, width),
-                                        output, at, ArrayRef<bool>{true});
-    }
+    for (int64_t row = 0; row < rows; ++row)
+      for (int64_t col = 0; col < cols; ++col) {
+        Value result = results[row * cols + col];
+        SmallVector<Value> at = indices(outMap, row, col, width);
+        Value output =
+            epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
+        if (output != init->get())
+          vector::TransferWriteOp::create(b, loc, result, init->get(), at,
+                                          ArrayRef<bool>{true});
+        if (epilogue)
+          vector::TransferWriteOp::create(b, loc,
+                                          applyEpilogue(result, at, width),
+                                          output, at, ArrayRef<bool>{true});
+      }
   }
 
   /// The epilogue's body on `result`, the output's vector at `at` (the
@@ -684,33 +716,45 @@ private:
     if (tile.pairDim)
       return emitPairStep(accumulators, width);
     Block &body = *op.getBlock();
-    SmallVector<SmallVector<Value>> inputs;
+    // Each input's values: one per row it indexes, one per vector of the
+    // row when it indexes the vector dimension.
+    struct Input {
+      SmallVector<Value> values;
+      int64_t rows = 1, cols = 1;
+    };
+    SmallVector<Input> inputs;
     for (OpOperand *input : op.getDpsInputOperands()) {
-      SmallVector<Value> &values = inputs.emplace_back();
+      Input &in = inputs.emplace_back();
       if (body.getArgument(input->getOperandNumber()).use_empty())
         continue;
       AffineMap map = op.getMatchingIndexingMap(input);
-      bool perRow = tile.rowDim && map.isFunctionOfDim(*tile.rowDim);
       bool isVector = map.isFunctionOfDim(tile.vectorDim);
-      for (int64_t row = 0, e = perRow ? rows : 1; row < e; ++row) {
-        SmallVector<Value> at = indices(map, row);
-        values.push_back(
-            isVector
-                ? readVector(input->get(), at, width)
-                : memref::LoadOp::create(b, loc, input->get(), at).getResult());
-      }
+      in.rows = tile.rowDim && map.isFunctionOfDim(*tile.rowDim) ? rows : 1;
+      in.cols = isVector ? cols : 1;
+      for (int64_t row = 0; row < in.rows; ++row)
+        for (int64_t col = 0; col < in.cols; ++col) {
+          SmallVector<Value> at = indices(map, row, col, width);
+          in.values.push_back(
+              isVector ? readVector(input->get(), at, width)
+                       : memref::LoadOp::create(b, loc, input->get(), at)
+                             .getResult());
+        }
     }
     SmallVector<Value> results;
-    for (int64_t row = 0; row < rows; ++row) {
-      IRMapping mapping;
-      for (auto [i, values] : llvm::enumerate(inputs))
-        if (!values.empty())
-          mapping.map(body.getArgument(i),
-                      values[values.size() == 1 ? 0 : row]);
-      mapping.map(body.getArguments().back(), accumulators[row]);
-      results.push_back(amp::applyBodyToVectors(
-          b, loc, body, mapping, width, body.getTerminator()->getOperand(0)));
-    }
+    for (int64_t row = 0; row < rows; ++row)
+      for (int64_t col = 0; col < cols; ++col) {
+        IRMapping mapping;
+        for (auto [i, in] : llvm::enumerate(inputs))
+          if (!in.values.empty())
+            mapping.map(body.getArgument(i),
+                        in.values[(in.rows == 1 ? 0 : row) * in.cols +
+                                  (in.cols == 1 ? 0 : col)]);
+        mapping.map(body.getArguments().back(),
+                    accumulators[row * cols + col]);
+        results.push_back(amp::applyBodyToVectors(
+            b, loc, body, mapping, width,
+            body.getTerminator()->getOperand(0)));
+      }
     return results;
   }
 
@@ -719,26 +763,31 @@ private:
   SmallVector<Value> emitPairStep(ValueRange accumulators, int64_t width) {
     OpOperand *pairOperand = op.getDpsInputOperand(pairInput);
     OpOperand *scalarOperand = op.getDpsInputOperand(1 - pairInput);
-    Value pairs;
     AffineMap pairMap = op.getMatchingIndexingMap(pairOperand);
-    if (tile.interleaved) {
-      // The vectors at k and k + 1, interleaved.
-      Value first = readVector(pairOperand->get(), indices(pairMap, 0), width);
-      Value k = dims[*tile.pairDim];
-      dims[*tile.pairDim] = affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) + 1), k);
-      Value second = readVector(pairOperand->get(), indices(pairMap, 0), width);
-      dims[*tile.pairDim] = k;
-      SmallVector<int64_t> mask;
-      for (int64_t lane = 0; lane < width; ++lane)
-        llvm::append_values(mask, lane, width + lane);
-      pairs = vector::ShuffleOp::create(b, loc, first, second, mask);
-    } else {
+    SmallVector<Value> pairs;
+    for (int64_t col = 0; col < cols; ++col) {
+      if (tile.interleaved) {
+        // The vectors at k and k + 1, interleaved.
+        Value first = readVector(pairOperand->get(),
+                                 indices(pairMap, 0, col, width), width);
+        Value k = dims[*tile.pairDim];
+        dims[*tile.pairDim] = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, b.getAffineDimExpr(0) + 1), k);
+        Value second = readVector(pairOperand->get(),
+                                  indices(pairMap, 0, col, width), width);
+        dims[*tile.pairDim] = k;
+        SmallVector<int64_t> mask;
+        for (int64_t lane = 0; lane < width; ++lane)
+          llvm::append_values(mask, lane, width + lane);
+        pairs.push_back(
+            vector::ShuffleOp::create(b, loc, first, second, mask));
+        continue;
+      }
       // (..., k / 2, n, 0) in the collapsed buffer: (..., k / 2, 2 n).
-      SmallVector<Value> at = indices(pairMap, 0);
+      SmallVector<Value> at = indices(pairMap, 0, col, width);
       at.pop_back();
       at.back() = twice(at.back());
-      pairs = readVector(collapsedPairs, at, 2 * width);
+      pairs.push_back(readVector(collapsedPairs, at, 2 * width));
     }
     // The other input's pair (k, k + 1) in every lane.
     AffineMap map = op.getMatchingIndexingMap(scalarOperand);
@@ -755,9 +804,12 @@ private:
     }
     SmallVector<Value> results;
     for (int64_t row = 0; row < rows; ++row)
-      results.push_back(x86vector::DotBF16Op::create(
-          b, loc, accumulators[row].getType(), accumulators[row],
-          broadcasts[perRow ? row : 0], pairs));
+      for (int64_t col = 0; col < cols; ++col) {
+        Value accumulator = accumulators[row * cols + col];
+        results.push_back(x86vector::DotBF16Op::create(
+            b, loc, accumulator.getType(), accumulator,
+            broadcasts[perRow ? row : 0], pairs[col]));
+      }
     return results;
   }
 
@@ -773,6 +825,8 @@ private:
   SmallVector<unsigned> reductionDims;
   /// The rows of the tile emitted: `tile.rows`, fewer in the last tile.
   int64_t rows = tile.rows;
+  /// The vectors of each of its rows: `tile.cols`, fewer at the end.
+  int64_t cols = 1;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
   /// With a pair dimension: the input in the pair layout, and its buffer
@@ -784,9 +838,10 @@ private:
 
 LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
                                         linalg::LinalgOp op, int64_t lanes,
-                                        int64_t maxRows, bool bf16Dot) {
+                                        int64_t maxRows, int64_t maxCols,
+                                        bool bf16Dot) {
   std::optional<ContractionTile> tile =
-      chooseContractionTile(op, lanes, maxRows, bf16Dot);
+      chooseContractionTile(op, lanes, maxRows, maxCols, bf16Dot);
   if (!tile)
     return failure();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -812,11 +867,14 @@ struct VectorizeContractions
     : amp::impl::VectorizeContractionsBase<VectorizeContractions> {
   using Base::Base;
   void runOnOperation() override {
-    if (lanes < 1 || lanes > 1024 || rows < 1 || rows > 64) {
+    if (lanes < 1 || lanes > 1024 || rows < 1 || rows > 64 || cols < 1 ||
+        cols > 16) {
       getOperation()->emitError("amp-vectorize-contractions: lanes must be "
-                                "in [1, 1024] and rows in [1, 64], got ")
-          << static_cast<int64_t>(lanes) << " and "
-          << static_cast<int64_t>(rows);
+                                "in [1, 1024], rows in [1, 64] and cols in "
+                                "[1, 16], got ")
+          << static_cast<int64_t>(lanes) << ", "
+          << static_cast<int64_t>(rows) << " and "
+          << static_cast<int64_t>(cols);
       return signalPassFailure();
     }
     // (Only ops with reductions: the fills and epilogues a kernel takes in
@@ -828,7 +886,8 @@ struct VectorizeContractions
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
-      (void)amp::vectorizeContraction(rewriter, op, lanes, rows, bf16Dot);
+      (void)amp::vectorizeContraction(rewriter, op, lanes, rows, cols,
+                                      bf16Dot);
   }
 };
 } // namespace

@@ -1,6 +1,9 @@
-// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file | FileCheck %s
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4 cols=1},canonicalize))' -split-input-file | FileCheck %s
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file | FileCheck %s --check-prefix=COLS
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{rows=0}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: amp-vectorize-contractions: lanes must be in [1, 1024] and rows in [1, 64], got 16 and 0
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{cols=17}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADCOLS
+// BAD: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 0 and 2
+// BADCOLS: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 8 and 17
 
 // A matmul: tiles of 4 rows (i) by 16 lanes (j); the accumulators are
 // loaded once, carried through the k loop, and stored once; each k step
@@ -20,6 +23,21 @@
 // CHECK:        scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 // CHECK-COUNT-4:  vector.fma {{.*}} : vector<8xf32>
 // CHECK-NOT:  linalg.
+// With two vectors a row (the default `cols`): the 32 columns of whole
+// vectors are one tile of 4 rows by 2 vectors, 8 sums; each k step reads
+// the two vectors of B and one scalar of A per row, which serves both.
+// COLS-LABEL: func.func @matmul
+// COLS:      scf.for %[[I:.+]] = %c0 to %c8 step %c4 {
+// COLS-NOT:    scf.for {{.+}} step %c16
+// COLS:        scf.for %[[K:.+]] = %c0 to %c64 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// COLS-COUNT-4:  memref.load %arg0[{{.+}}, %[[K]]] : memref<8x64xf32>
+// COLS-NEXT:     vector.transfer_read %arg1[%[[K]], %c0]{{.*}} : memref<64x40xf32>, vector<16xf32>
+// COLS-NEXT:     vector.transfer_read %arg1[%[[K]], %c16]{{.*}} : memref<64x40xf32>, vector<16xf32>
+// COLS-NOT:      vector.transfer_read
+// COLS-COUNT-8:  vector.fma {{.*}} : vector<16xf32>
+// COLS:          scf.yield
+// COLS:        vector.transfer_write {{.+}}, %arg2[%[[I]], %c16]
+// COLS:        scf.for {{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x40xf32>, %c: memref<8x40xf32>) {
   linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x40xf32>) outs(%c : memref<8x40xf32>)
   return
@@ -134,7 +152,7 @@ func.func @unchanged(%a: memref<4x8xf32>, %bt: memref<16x8xf32>, %c: memref<4x16
 // layout steps over pairs of k: one vector of the 16 columns' pairs, the
 // row's pair (k, k + 1) broadcast as a 32-bit word, one vdpbf16ps per row.
 // Without bf16-dot the op is left alone (its weight is not in kernel order).
-// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{bf16-dot rows=2},canonicalize))' -split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{bf16-dot rows=2 cols=1},canonicalize))' -split-input-file | FileCheck %s --check-prefix=DOT
 // DOT-LABEL: func.func @bf16_dot
 // DOT:   %[[PAIRS:.+]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<4x16x2xbf16> into memref<4x32xbf16>
 // DOT:   scf.for %[[KK:.+]] = %c0 to %c4 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>)
@@ -154,6 +172,37 @@ func.func @unchanged(%a: memref<4x8xf32>, %bt: memref<16x8xf32>, %c: memref<4x16
 func.func @bf16_dot(%a: memref<2x8xbf16>, %w: memref<4x16x2xbf16>, %c: memref<2x16xf32>) {
   linalg.generic {indexing_maps = [#mk3, #pairs, #mn3], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %w : memref<2x8xbf16>, memref<4x16x2xbf16>) outs(%c : memref<2x16xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// With bf16-dot and two vectors a row (the default `cols`), 32 columns and
+// 32 pairs of k: each step reads the pairs of the two vectors of columns
+// and broadcasts each row's pair once, for both of its vdpbf16ps.
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{bf16-dot rows=2},canonicalize))' -split-input-file | FileCheck %s --check-prefix=DOTCOLS
+// DOTCOLS-LABEL: func.func @bf16_dot_cols
+// DOTCOLS:   %[[PAIRS:.+]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<32x32x2xbf16> into memref<32x64xbf16>
+// DOTCOLS:   scf.for %[[KK:.+]] = %c0 to %c32 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// DOTCOLS:     vector.transfer_read %[[PAIRS]][%[[KK]], %c0]{{.*}} : memref<32x64xbf16>, vector<32xbf16>
+// DOTCOLS:     vector.transfer_read %[[PAIRS]][%[[KK]], %c32]{{.*}} : memref<32x64xbf16>, vector<32xbf16>
+// DOTCOLS-COUNT-2: vector.transfer_read %arg0{{.+}} : memref<2x64xbf16>, vector<2xbf16>
+// DOTCOLS-NOT:     vector.transfer_read
+// DOTCOLS-COUNT-4: x86vector.avx512.dot {{.+}} : vector<32xbf16> -> vector<16xf32>
+// DOTCOLS:     scf.yield
+#mk4 = affine_map<(m, n, k) -> (m, k)>
+#pairs4 = affine_map<(m, n, k) -> (k floordiv 2, n, k mod 2)>
+#mn4 = affine_map<(m, n, k) -> (m, n)>
+func.func @bf16_dot_cols(%a: memref<2x64xbf16>, %w: memref<32x32x2xbf16>, %c: memref<2x32xf32>) {
+  linalg.generic {indexing_maps = [#mk4, #pairs4, #mn4], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<2x64xbf16>, memref<32x32x2xbf16>) outs(%c : memref<2x32xf32>) {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xe = arith.extf %x : bf16 to f32
     %ye = arith.extf %y : bf16 to f32

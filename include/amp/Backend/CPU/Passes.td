@@ -89,8 +89,16 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     range is covered by the fewest tiles of at most `rows` rows, all of the
     same rows but the last, which takes what remains (11 rows, at most 4 a
     tile: 4, 4 and 3), so that no range, a prime one included, falls back
-    to tiles of one row. A vector dimension whose range `lanes` does not
-    divide ends in one shorter vector.
+    to tiles of one row. Each row of a tile is up to `cols` vectors side by
+    side along the vector dimension when the reduction has more steps than
+    the tile has accumulators (`rows` times `cols`): a scalar read (or a
+    bf16 pair broadcast) then serves every vector of its row, so a tile of 8
+    rows by 2 vectors makes 16 multiply-adds per 10 reads instead of 8 per
+    9, and keeps 16 independent sums in flight. (On a shorter reduction
+    the tile mostly loads and stores its accumulators, and the wider tile
+    measured slower.) Whole vectors that do not fill a tile end the
+    dimension in one narrower tile, and a vector dimension whose range
+    `lanes` does not divide ends in one shorter vector.
 
     Ops are taken when they have static loop ranges, one output indexed by
     parallel dimensions only, at least one reduction, inputs that index the
@@ -182,6 +190,9 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
            "Elements of each vector (whatever their type)">,
     Option<"rows", "rows", "int64_t", /*default=*/"8",
            "The most output vectors of a tile along the row dimension">,
+    Option<"cols", "cols", "int64_t", /*default=*/"2",
+           "The most output vectors of a tile's row, side by side along the "
+           "vector dimension">,
     Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
            "Reduce bf16 products in pairs with x86vector.avx512.dot "
            "(AVX512-BF16) where an input is in the pair layout">,

@@ -44,6 +44,8 @@ struct ContractionTile {
   /// rows k and k + 1 of an input in the plain layout (see
   /// getBF16InterleavedInput), instead of read from the pair layout.
   bool interleaved = false;
+  /// Vectors of `lanes` elements per row, side by side along `vectorDim`.
+  int64_t cols = 1;
 };
 
 /// Whether every op of `body` but its terminator is a scalar constant or a
@@ -130,7 +132,9 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 /// and a body of scalar elementwise ops (no `linalg.index`). A vector has
 /// at most `lanes` elements (fewer when the range is smaller); the row
 /// dimension's range is covered by the fewest tiles of at most `maxRows`
-/// rows, `rows` each (the kernel's last tile takes the rows that remain).
+/// rows, `rows` each (the kernel's last tile takes the rows that remain);
+/// a row is up to `maxCols` vectors (`cols`) when the reduction has more
+/// steps (pairs of steps with `pairDim`) than the tile has accumulators.
 /// With `bf16Dot`, an op with an input in the bf16 pair layout gets a tile
 /// with `pairDim` and 16, 8 or 4 lanes (the most the vector dimension's
 /// range has; the kernel ends in tiles of 8 and 4 lanes), or none when the
@@ -141,6 +145,7 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
                                                      int64_t lanes,
                                                      int64_t maxRows,
+                                                     int64_t maxCols,
                                                      bool bf16Dot = false);
 
 /// Replaces `op` (see chooseContractionTile) with loops around a register
@@ -154,7 +159,7 @@ std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
 /// accumulators start at its value and the fill is erased.
 LogicalResult vectorizeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                    int64_t lanes, int64_t maxRows,
-                                   bool bf16Dot = false);
+                                   int64_t maxCols, bool bf16Dot = false);
 
 } // namespace amp
 } // namespace mlir
