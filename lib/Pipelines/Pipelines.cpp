@@ -107,6 +107,7 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // Contractions, convolutions and pools as register-tiled vector kernels.
   amp::VectorizeContractionsOptions kernels;
   kernels.bf16Dot = options.bf16Dot;
+  kernels.cols = options.tileCols;
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions(kernels));
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.

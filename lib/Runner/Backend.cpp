@@ -47,10 +47,17 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       cpuOptions += "threads=" + std::to_string(options.cpuThreads);
     if (options.cpuBF16Dot)
       cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("bf16-dot=true");
+    if (options.cpuTileCols != 2)
+      cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("tile-cols=") +
+                    std::to_string(options.cpuTileCols);
     if (!cpuOptions.empty())
       pipeline += "{" + cpuOptions + "}";
   }
   return pipeline;
+}
+
+bool mlir::amp::runtime::hostHasAVX512() {
+  return llvm::sys::getHostCPUFeatures().lookup("avx512f");
 }
 
 bool mlir::amp::runtime::hostHasBF16Dot() {

@@ -4,6 +4,9 @@
 // before it returns (its result is the caller's).
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO16
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO32
+// A tile's row is at most 16 vectors (tile-cols=1 for CPUs without AVX-512).
+// RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-llvm{tile-cols=17})' 2>&1 | FileCheck %s --check-prefix=BADCOLS
+// BADCOLS: error: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 8 and 17
 
 // With f16 arguments and results the elementwise chain is one kernel on f16
 // vectors (x86 has f16c conversions; LLVM widens the arithmetic itself).

@@ -303,7 +303,8 @@ compile(ModuleOp module, const EntrySignature &signature,
   std::string pipeline =
       getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
                                           cpuThreads,
-                                          !noBF16Dot && hostHasBF16Dot()});
+                                          !noBF16Dot && hostHasBF16Dot(),
+                                          hostHasAVX512() ? 2u : 1u});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

@@ -37,6 +37,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(vdpbf16ps): the code then needs a CPU that has it "
                      "(amp-run sets this from the host's features)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> tileCols{
+      *this, "tile-cols",
+      llvm::cl::desc("Vectors side by side in each row of a contraction's "
+                     "register tile (amp-vectorize-contractions{cols}): 2 "
+                     "needs AVX-512's 32 vector registers; amp-run sets 1 "
+                     "on CPUs without AVX-512"),
+      llvm::cl::init(2)};
 };
 
 /// CPU code through LLVM: the kernels above, one-shot bufferization, loops,

@@ -40,11 +40,18 @@ struct BackendOptions {
   /// CPU code reduces bf16 products with AVX512-BF16
   /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot.
   bool cpuBF16Dot = false;
+  /// Vectors side by side in a row of CPU contraction tiles
+  /// (amp-lower-to-llvm{tile-cols}); see hostHasAVX512.
+  unsigned cpuTileCols = 2;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the
 /// AVX512VL forms of it), as LLVM detects its features.
 bool hostHasBF16Dot();
+
+/// Whether this machine's CPU has AVX-512 (32 vector registers, which
+/// contraction tiles of two vectors a row fill), as LLVM detects it.
+bool hostHasAVX512();
 
 struct BackendDescription {
   Backend backend;
