@@ -1,5 +1,9 @@
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4 cols=1},canonicalize))' -split-input-file | FileCheck %s
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file | FileCheck %s --check-prefix=COLS
+// A second run changes nothing: the kernels leave no op it takes.
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file -o %t.once
+// RUN: amp-opt %t.once -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4},canonicalize))' -split-input-file -o %t.twice
+// RUN: cmp %t.once %t.twice
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{rows=0}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{cols=17}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BADCOLS
 // BAD: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 0 and 2
