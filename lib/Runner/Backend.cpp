@@ -47,9 +47,9 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       cpuOptions += "threads=" + std::to_string(options.cpuThreads);
     if (options.cpuBF16Dot)
       cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("bf16-dot=true");
-    if (options.cpuTileCols != 2)
+    if (options.cpuTileCols)
       cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("tile-cols=") +
-                    std::to_string(options.cpuTileCols);
+                    std::to_string(*options.cpuTileCols);
     if (!cpuOptions.empty())
       pipeline += "{" + cpuOptions + "}";
   }

@@ -304,7 +304,9 @@ compile(ModuleOp module, const EntrySignature &signature,
       getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
                                           cpuThreads,
                                           !noBF16Dot && hostHasBF16Dot(),
-                                          hostHasAVX512() ? 2u : 1u});
+                                          hostHasAVX512()
+                                              ? std::nullopt
+                                              : std::optional<unsigned>(1)});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

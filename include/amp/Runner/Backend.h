@@ -41,8 +41,9 @@ struct BackendOptions {
   /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot.
   bool cpuBF16Dot = false;
   /// Vectors side by side in a row of CPU contraction tiles
-  /// (amp-lower-to-llvm{tile-cols}); see hostHasAVX512.
-  unsigned cpuTileCols = 2;
+  /// (amp-lower-to-llvm{tile-cols}), unset for the pipeline's default; see
+  /// hostHasAVX512.
+  std::optional<unsigned> cpuTileCols;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the

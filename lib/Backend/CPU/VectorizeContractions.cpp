@@ -511,7 +511,8 @@ public:
       outer.push_back(*tile.rowDim);
     reductionDims = reductions;
     emitLoops(outer, [&] {
-      // Full vectors, then one shorter vector for what remains (dot
+      // Tiles of `tile.cols` full vectors a row, then one of the full
+      // vectors that remain, then one shorter vector for what remains (dot
       // products: one of 8 lanes and one of 4 at most).
       int64_t range = ranges[tile.vectorDim];
       int64_t step = tile.lanes * tile.cols;
