@@ -7,6 +7,8 @@
 
 #include "amp/Runner/Backend.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -42,16 +44,16 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
     pipeline +=
         "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
   if (backend.backend == Backend::CPU) {
-    std::string cpuOptions;
+    llvm::SmallVector<std::string> cpuOptions;
     if (options.cpuThreads != 1)
-      cpuOptions += "threads=" + std::to_string(options.cpuThreads);
+      cpuOptions.push_back("threads=" + std::to_string(options.cpuThreads));
     if (options.cpuBF16Dot)
-      cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("bf16-dot=true");
+      cpuOptions.push_back("bf16-dot=true");
     if (options.cpuTileCols)
-      cpuOptions += (cpuOptions.empty() ? "" : " ") + std::string("tile-cols=") +
-                    std::to_string(*options.cpuTileCols);
+      cpuOptions.push_back("tile-cols=" +
+                           std::to_string(*options.cpuTileCols));
     if (!cpuOptions.empty())
-      pipeline += "{" + cpuOptions + "}";
+      pipeline += "{" + llvm::join(cpuOptions, " ") + "}";
   }
   return pipeline;
 }

@@ -634,12 +634,11 @@ private:
                              width));
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
+    Value output = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
     for (int64_t row = 0; row < rows; ++row)
       for (int64_t col = 0; col < cols; ++col) {
         Value result = results[row * cols + col];
         SmallVector<Value> at = indices(outMap, row, col, width);
-        Value output =
-            epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
         if (output != init->get())
           vector::TransferWriteOp::create(b, loc, result, init->get(), at,
                                           ArrayRef<bool>{true});
