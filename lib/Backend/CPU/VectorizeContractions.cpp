@@ -267,6 +267,33 @@ linalg::GenericOp amp::getContractionEpilogue(linalg::LinalgOp op) {
   return epilogue;
 }
 
+/// Whether the buffer `op` writes is one allocated here that nothing but
+/// `op`, its init fill and `epilogue` accesses (through views or not):
+/// once the epilogue has read it, it is dead, and the kernel need not
+/// store it.
+static bool isOnlyReadByEpilogue(linalg::LinalgOp op, linalg::LinalgOp fill,
+                                 linalg::GenericOp epilogue) {
+  Value root = amp::getRootBuffer(op.getDpsInitOperand(0)->get());
+  if (!isa_and_present<memref::AllocOp, memref::AllocaOp>(
+          root.getDefiningOp()))
+    return false;
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value buffer = worklist.pop_back_val();
+    for (Operation *user : buffer.getUsers()) {
+      if (user == op.getOperation() || user == epilogue.getOperation() ||
+          (fill && user == fill.getOperation()) ||
+          isa<memref::DeallocOp>(user))
+        continue;
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (!view || view.getViewSource() != buffer)
+        return false;
+      llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
+
 Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
   if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation()))
     return named.getInputs().front();
@@ -479,10 +506,10 @@ public:
   /// output's elements.
   KernelEmitter(RewriterBase &rewriter, linalg::LinalgOp op,
                 amp::ContractionTile tile, Value initValue,
-                linalg::GenericOp epilogue)
+                linalg::GenericOp epilogue, bool storesResult)
       : b(rewriter), op(op), tile(tile), loc(op.getLoc()),
         ranges(op.getStaticLoopRanges()), initValue(initValue),
-        epilogue(epilogue) {}
+        epilogue(epilogue), storesResult(storesResult) {}
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
@@ -639,7 +666,7 @@ private:
       for (int64_t col = 0; col < cols; ++col) {
         Value result = results[row * cols + col];
         SmallVector<Value> at = indices(outMap, row, col, width);
-        if (output != init->get())
+        if (storesResult && output != init->get())
           vector::TransferWriteOp::create(b, loc, result, init->get(), at,
                                           ArrayRef<bool>{true});
         if (epilogue)
@@ -822,6 +849,9 @@ private:
   /// An elementwise op applied to the results before they are stored
   /// (getContractionEpilogue), or null.
   linalg::GenericOp epilogue;
+  /// Whether the op's own results are stored too when an epilogue writes
+  /// another buffer (they are not where only the epilogue read them).
+  bool storesResult;
   SmallVector<unsigned> reductionDims;
   /// The rows of the tile emitted: `tile.rows`, fewer in the last tile.
   int64_t rows = tile.rows;
@@ -853,7 +883,10 @@ LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
                                       : op.getOperation());
   linalg::LinalgOp fill = getInitFill(op);
   Value initValue = fill ? materializeFillValue(rewriter, fill) : Value();
-  KernelEmitter(rewriter, op, *tile, initValue, epilogue).emit();
+  bool storesResult =
+      !epilogue || !isOnlyReadByEpilogue(op, fill, epilogue);
+  KernelEmitter(rewriter, op, *tile, initValue, epilogue, storesResult)
+      .emit();
   rewriter.eraseOp(op);
   if (fill)
     rewriter.eraseOp(fill);

@@ -415,6 +415,67 @@ func.func @epilogue(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf
 
 // -----
 
+// The contraction's output a temporary that only the epilogue reads (a
+// convolution's f32 sums before batch norm and a bf16 store): the kernel
+// stores the epilogue's results alone, and the temporary goes.
+// CHECK-LABEL: func.func @epilogue_of_temporary
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[S:.+]] = arith.mulf %[[R]]#0, %{{.+}} : vector<16xf32>
+// CHECK-NEXT:    %[[H:.+]] = arith.truncf %[[S]] : vector<16xf32> to vector<16xbf16>
+// CHECK-NEXT:    vector.transfer_write %[[H]], %arg2[%c0, %c0]
+// CHECK-COUNT-3: vector.transfer_write {{.+}} %arg2
+// CHECK-NOT:     vector.transfer_write
+func.func @epilogue_of_temporary(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %d: memref<4x16xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%d : memref<4x16xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %scale = arith.constant 0.125 : f32
+    %s = arith.mulf %x, %scale : f32
+    %h = arith.truncf %s : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  memref.dealloc %c : memref<4x16xf32>
+  return
+}
+
+// -----
+
+// A temporary read again after the epilogue (a residual connection's
+// input) is stored as before: results and epilogue both.
+// CHECK-LABEL: func.func @epilogue_of_temporary_read_later
+// CHECK:         %[[C:.+]] = memref.alloc
+// CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vector.transfer_write %[[R]]#0, %[[C]][%c0, %c0]
+// CHECK:         memref.copy %[[C]], %arg3
+func.func @epilogue_of_temporary_read_later(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %d: memref<4x16xbf16>,
+                                            %e: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%d : memref<4x16xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %h = arith.truncf %x : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  memref.copy %c, %e : memref<4x16xf32> to memref<4x16xf32>
+  return
+}
+
+// -----
+
 // An epilogue in place (attention's scale of its scores) stores once.
 // CHECK-LABEL: func.func @epilogue_in_place
 // CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args

@@ -149,7 +149,11 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     result is stored into its output (once only when that is the op's
     output), and the epilogue op is erased. A pass over the output is
     saved, and with threads a barrier (amp-distribute-for-threads puts the
-    epilogue into the op's slices).
+    epilogue into the op's slices). Where the op's output is a buffer
+    allocated in the function that nothing but the op, its fill and the
+    epilogue accesses (a convolution's f32 sums that batch norm and a cast
+    to bf16 read), the tiles' results are not stored at all: only the
+    epilogue's are, and the temporary goes.
 
     Before (`lanes=16 rows=4`):
     ```mlir
