@@ -294,6 +294,180 @@ static bool isOnlyReadByEpilogue(linalg::LinalgOp op, linalg::LinalgOp fill,
   return true;
 }
 
+/// The value `op` fills its output with, when it is a fill: a
+/// `linalg.fill`, or a generic without inputs that yields one value from
+/// outside its body.
+static Value getFilledValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getInputs().front();
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1)
+    return Value();
+  Value yielded = generic.getBlock()->getTerminator()->getOperand(0);
+  return yielded.getParentBlock() == generic.getBlock() ? Value() : yielded;
+}
+
+namespace {
+/// Where a view reaches along one dimension of its root buffer.
+struct RowSpan {
+  int64_t begin, end;
+};
+} // namespace
+
+/// The span of rows `[offset, offset + size)` of `view` along dimension
+/// `dim` of its root buffer, when the views between them keep the rank
+/// and have a static offset, size and unit stride along `dim`; and whether
+/// the view covers the root buffer whole along every other dimension.
+static std::optional<std::pair<RowSpan, bool>>
+getRowSpan(Value view, unsigned dim) {
+  auto type = cast<MemRefType>(view.getType());
+  RowSpan span{0, type.getDimSize(dim)};
+  bool whole = true;
+  while (auto subview = view.getDefiningOp<memref::SubViewOp>()) {
+    MemRefType source = subview.getSourceType();
+    if (source.getRank() != type.getRank())
+      return std::nullopt;
+    ArrayRef<int64_t> offsets = subview.getStaticOffsets(),
+                      sizes = subview.getStaticSizes(),
+                      strides = subview.getStaticStrides();
+    if (ShapedType::isDynamic(offsets[dim]) || strides[dim] != 1)
+      return std::nullopt;
+    span.begin += offsets[dim];
+    span.end += offsets[dim];
+    for (unsigned other = 0; other < type.getRank(); ++other)
+      if (other != dim && (offsets[other] != 0 ||
+                           sizes[other] != source.getDimSize(other)))
+        whole = false;
+    view = subview.getSource();
+  }
+  if (!isa_and_present<memref::AllocOp, memref::AllocaOp>(view.getDefiningOp()))
+    return std::nullopt;
+  return std::make_pair(span, whole);
+}
+
+/// Finds, for `op` (with `tile`), a reduction dimension whose steps past
+/// known zeros of an input can be skipped (`amp::ZeroRowClip`).
+static std::optional<amp::ZeroRowClip>
+findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (auto [dim, index] : llvm::enumerate(map.getResults())) {
+      // The index `stride * outer + reduction`.
+      auto sum = dyn_cast<AffineBinaryOpExpr>(index);
+      if (!sum || sum.getKind() != AffineExprKind::Add)
+        continue;
+      std::optional<amp::ZeroRowClip> clip;
+      for (auto [term, other] : {std::pair(sum.getLHS(), sum.getRHS()),
+                                 std::pair(sum.getRHS(), sum.getLHS())}) {
+        auto reduction = dyn_cast<AffineDimExpr>(term);
+        if (!reduction || iterators[reduction.getPosition()] !=
+                              utils::IteratorType::reduction)
+          continue;
+        int64_t stride = 1;
+        AffineExpr outer = other;
+        if (auto product = dyn_cast<AffineBinaryOpExpr>(other);
+            product && product.getKind() == AffineExprKind::Mul) {
+          auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+          if (!factor)
+            continue;
+          stride = factor.getValue();
+          outer = product.getLHS();
+        }
+        auto outerDim = dyn_cast<AffineDimExpr>(outer);
+        if (!outerDim ||
+            iterators[outerDim.getPosition()] != utils::IteratorType::parallel)
+          continue;
+        unsigned position = outerDim.getPosition();
+        if (position == tile.vectorDim || position == tile.rowDim ||
+            reduction.getPosition() == tile.pairDim ||
+            ranges[reduction.getPosition()] < 2)
+          continue;
+        clip = amp::ZeroRowClip{reduction.getPosition(), position, stride,
+                                0, 0, 0, {}};
+      }
+      if (!clip)
+        continue;
+      std::optional<std::pair<RowSpan, bool>> read =
+          getRowSpan(input->get(), dim);
+      if (!read)
+        continue;
+      clip->offset = read->first.begin;
+      Value root = amp::getRootBuffer(input->get());
+      int64_t rows = cast<MemRefType>(root.getType()).getDimSize(dim);
+      // Every access to the buffer: zero fills of whole slabs of rows
+      // before `op`, and others that stay within the rows between them.
+      SmallVector<std::pair<Operation *, RowSpan>> zeroSlabs, others;
+      bool known = true;
+      SmallVector<Value> worklist{root};
+      while (known && !worklist.empty()) {
+        Value buffer = worklist.pop_back_val();
+        for (Operation *user : buffer.getUsers()) {
+          if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+            continue;
+          if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+            worklist.push_back(subview.getResult());
+            continue;
+          }
+          std::optional<std::pair<RowSpan, bool>> span =
+              getRowSpan(buffer, dim);
+          if (!span || !isa<linalg::LinalgOp, memref::CopyOp>(user)) {
+            known = false;
+            break;
+          }
+          Value filled = getFilledValue(user);
+          Operation *ancestor =
+              user->getBlock()->findAncestorOpInBlock(*op.getOperation());
+          bool zeroBefore = filled && matchPattern(filled, m_AnyZeroFloat()) &&
+                            ancestor && user->isBeforeInBlock(ancestor);
+          // (Zeros written elsewhere, such as the padding columns, keep
+          // the slabs zero.)
+          if (zeroBefore && span->second)
+            zeroSlabs.push_back({user, span->first});
+          else if (!zeroBefore)
+            others.push_back({user, span->first});
+        }
+      }
+      if (!known)
+        continue;
+      // The rows from either end that zero slabs cover.
+      int64_t first = 0, end = rows;
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (auto &[fill, span] : zeroSlabs) {
+          if (span.begin <= first && span.end > first) {
+            first = span.end;
+            grew = true;
+          }
+          if (span.end >= end && span.begin < end) {
+            end = span.begin;
+            grew = true;
+          }
+        }
+      }
+      if (first >= end || (first == 0 && end == rows))
+        continue;
+      // Others may not write the zero rows; where they read none, the
+      // slabs' fills of those rows are dead once `op` skips them.
+      bool othersInside = true;
+      for (auto &[other, span] : others)
+        if (span.begin < first || span.end > end)
+          othersInside = false;
+      if (!othersInside)
+        continue;
+      clip->firstRow = first;
+      clip->endRow = end;
+      for (auto &[fill, span] : zeroSlabs)
+        if (span.end <= first || span.begin >= end)
+          clip->deadFills.push_back(fill);
+      return clip;
+    }
+  }
+  return std::nullopt;
+}
+
 Value amp::materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill) {
   if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation()))
     return named.getInputs().front();
@@ -506,10 +680,11 @@ public:
   /// output's elements.
   KernelEmitter(RewriterBase &rewriter, linalg::LinalgOp op,
                 amp::ContractionTile tile, Value initValue,
-                linalg::GenericOp epilogue, bool storesResult)
+                linalg::GenericOp epilogue, bool storesResult,
+                std::optional<amp::ZeroRowClip> clip)
       : b(rewriter), op(op), tile(tile), loc(op.getLoc()),
         ranges(op.getStaticLoopRanges()), initValue(initValue),
-        epilogue(epilogue), storesResult(storesResult) {}
+        epilogue(epilogue), storesResult(storesResult), clip(clip) {}
 
   void emit() {
     dims.assign(ranges.size(), constant(0));
@@ -722,8 +897,34 @@ private:
       dims[dim] = constant(0);
       return emitReductions(loopDims.drop_front(), accumulators, width);
     }
-    auto loop = scf::ForOp::create(b, loc, constant(0), constant(steps),
-                                   constant(1), accumulators);
+    Value lower = constant(0), upper = constant(steps);
+    if (clip && dim == clip->reductionDim) {
+      // Window rows `k` with `firstRow <= offset + stride * outer + k <
+      // endRow`.
+      MLIRContext *context = b.getContext();
+      AffineExpr outer = getAffineDimExpr(0, context);
+      AffineExpr start = clip->offset + clip->stride * outer;
+      auto bound = [&](bool isLower) {
+        AffineMap map = AffineMap::get(
+            1, 0,
+            isLower ? ArrayRef<AffineExpr>{getAffineConstantExpr(0, context),
+                                           clip->firstRow - start}
+                    : ArrayRef<AffineExpr>{
+                          getAffineConstantExpr(steps, context),
+                          clip->endRow - start},
+            context);
+        OpFoldResult value =
+            isLower ? affine::makeComposedFoldedAffineMax(
+                          b, loc, map, {dims[clip->outerDim]})
+                    : affine::makeComposedFoldedAffineMin(
+                          b, loc, map, {dims[clip->outerDim]});
+        return getValueOrCreateConstantIndexOp(b, loc, value);
+      };
+      lower = bound(/*isLower=*/true);
+      upper = bound(/*isLower=*/false);
+    }
+    auto loop = scf::ForOp::create(b, loc, lower, upper, constant(1),
+                                   accumulators);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -857,6 +1058,8 @@ private:
   int64_t rows = tile.rows;
   /// The vectors of each of its rows: `tile.cols`, fewer at the end.
   int64_t cols = 1;
+  /// The reduction steps to skip, if any.
+  std::optional<amp::ZeroRowClip> clip;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
   /// With a pair dimension: the input in the pair layout, and its buffer
@@ -885,9 +1088,13 @@ LogicalResult amp::vectorizeContraction(RewriterBase &rewriter,
   Value initValue = fill ? materializeFillValue(rewriter, fill) : Value();
   bool storesResult =
       !epilogue || !isOnlyReadByEpilogue(op, fill, epilogue);
-  KernelEmitter(rewriter, op, *tile, initValue, epilogue, storesResult)
+  std::optional<ZeroRowClip> clip = findZeroRowClip(op, *tile);
+  KernelEmitter(rewriter, op, *tile, initValue, epilogue, storesResult, clip)
       .emit();
   rewriter.eraseOp(op);
+  if (clip)
+    for (Operation *dead : clip->deadFills)
+      rewriter.eraseOp(dead);
   if (fill)
     rewriter.eraseOp(fill);
   if (epilogue)

@@ -526,3 +526,104 @@ func.func @not_epilogues(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memre
   }
   return
 }
+
+// -----
+
+// A 5x5 depthwise window over 2 rows padded to 6 with zero slabs: each
+// output row steps over the window rows that meet the 2 input rows only
+// (rows 2 and 3 of the buffer), and the slabs' fills, which nothing reads
+// then, are gone. The columns' fills stay.
+// CHECK-LABEL: func.func @padding_rows_skipped
+// CHECK-NOT:     memref.subview %{{.+}}[0, 0, 0, 0] [2, 2, 12, 16]
+// CHECK-NOT:     memref.subview %{{.+}}[0, 4, 0, 0] [2, 2, 12, 16]
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK:         memref.copy
+// CHECK-NEXT:    scf.for
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-vectorize-contractions{lanes=16 rows=4 cols=1},canonicalize))' -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=LOCAL
+// LOCAL-LABEL: func.func @padding_rows_skipped
+// LOCAL:         scf.for %[[N:.+]] = %c0 to %c2
+// LOCAL-NEXT:      scf.for %[[OH:.+]] = %c0 to %c2
+// LOCAL:             %[[LO:.+]] = affine.max affine_map<(d0) -> (-d0 + 2, 0)>(%[[OH]])
+// LOCAL-NEXT:        %[[HI:.+]] = affine.min affine_map<(d0) -> (-d0 + 4, 5)>(%[[OH]])
+// LOCAL-NEXT:        scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args
+func.func @padding_rows_skipped(%x: memref<2x2x8x16xf32>, %w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  %left = memref.subview %p[0, 0, 0, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>)
+  %right = memref.subview %p[0, 0, 10, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>)
+  %inner = memref.subview %p[0, 2, 2, 0] [2, 2, 8, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  memref.copy %x, %inner : memref<2x2x8x16xf32> to memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x2x8x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}
+
+// -----
+
+// Not skipped: padding rows filled with ones, and padding rows another op
+// reads (the copy out of the whole buffer): every window row is read and
+// every fill stays.
+// CHECK-LABEL: func.func @padding_rows_kept
+// CHECK-NOT:     affine.max
+// CHECK-COUNT-2: linalg.fill {{.+}} memref<2x2x12x16xf32
+// CHECK-NOT:     affine.max
+// CHECK:         memref.copy
+// CHECK-NOT:     affine.max
+// CHECK-COUNT-2: linalg.fill {{.+}} memref<2x2x12x16xf32
+// CHECK-NOT:     affine.max
+// CHECK:         return
+func.func @padding_rows_kept(%x: memref<2x6x12x16xf32>, %w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>,
+                             %z: memref<2x6x12x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%one : f32) outs(%top : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%one : f32) outs(%bottom : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %p, %z : memref<2x6x12x16xf32> to memref<2x6x12x16xf32>
+  %q = memref.alloc() : memref<2x6x12x16xf32>
+  %top2 = memref.subview %q[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top2 : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+  %bottom2 = memref.subview %q[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom2 : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%q, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %q, %z : memref<2x6x12x16xf32> to memref<2x6x12x16xf32>
+  return
+}

@@ -155,6 +155,20 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     to bf16 read), the tiles' results are not stored at all: only the
     epilogue's are, and the temporary goes.
 
+    Padding rows are skipped. A convolution of a small feature map with a
+    large window reads a padded buffer that is mostly zero rows (a 5x5
+    window over 2 rows pads them to 6). Where an input is indexed by
+    `stride * oh + kh` (`oh` a loop outside the tile, `kh` a reduction)
+    and its buffer, allocated in the function, has whole slabs of rows at
+    either end that zero fills before the op write and that no other op
+    writes (the padding's columns may be zero-filled too; any other access
+    stays within the rows between the slabs), the `kh` loop of each output
+    row steps only over the window rows that meet the rows between the
+    slabs. Each output then sums the same nonzero products as before (the
+    products left out are with zero; a filter holding an infinity or NaN
+    would have made them NaN). The slabs' fills, which nothing reads then,
+    are erased.
+
     Before (`lanes=16 rows=4`):
     ```mlir
     linalg.generic {indexing_maps = [(i, j, k) -> (i, k), (i, j, k) -> (k, j),

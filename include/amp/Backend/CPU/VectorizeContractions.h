@@ -48,6 +48,24 @@ struct ContractionTile {
   int64_t cols = 1;
 };
 
+/// A reduction loop of a kernel whose steps read zeros of an input past a
+/// range of rows: a convolution's window rows `kh` over an input whose
+/// padding rows are zero fills (`stride * oh + kh` indexes its rows). The
+/// kernel steps over the window rows that meet rows `[firstRow, endRow)`
+/// of the input's buffer only; the products it leaves out are with zeros.
+struct ZeroRowClip {
+  /// The reduction dimension (`kh`) and the parallel one (`oh`, a loop
+  /// outside the tile) with its factor.
+  unsigned reductionDim, outerDim;
+  int64_t stride;
+  /// The offset of the op's view of the buffer along its rows, and the
+  /// rows that may hold nonzero values.
+  int64_t offset, firstRow, endRow;
+  /// The fills of rows that nothing else reads: dead once the kernel
+  /// skips them.
+  SmallVector<Operation *> deadFills;
+};
+
 /// Whether every op of `body` but its terminator is a scalar constant or a
 /// pure scalar elementwise op without regions, on integers and floats.
 bool isScalarElementwiseBody(Block &body);
