@@ -322,6 +322,8 @@ struct RowSpan {
 static std::optional<std::pair<RowSpan, bool>>
 getRowSpan(Value view, unsigned dim) {
   auto type = cast<MemRefType>(view.getType());
+  if (ShapedType::isDynamic(type.getDimSize(dim)))
+    return std::nullopt;
   RowSpan span{0, type.getDimSize(dim)};
   bool whole = true;
   while (auto subview = view.getDefiningOp<memref::SubViewOp>()) {
@@ -341,7 +343,9 @@ getRowSpan(Value view, unsigned dim) {
         whole = false;
     view = subview.getSource();
   }
-  if (!isa_and_present<memref::AllocOp, memref::AllocaOp>(view.getDefiningOp()))
+  if (!isa_and_present<memref::AllocOp, memref::AllocaOp>(
+          view.getDefiningOp()) ||
+      ShapedType::isDynamic(cast<MemRefType>(view.getType()).getDimSize(dim)))
     return std::nullopt;
   return std::make_pair(span, whole);
 }

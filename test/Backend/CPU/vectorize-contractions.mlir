@@ -627,3 +627,32 @@ func.func @padding_rows_kept(%x: memref<2x6x12x16xf32>, %w: memref<5x5x16xf32>, 
   memref.copy %q, %z : memref<2x6x12x16xf32> to memref<2x6x12x16xf32>
   return
 }
+
+// -----
+
+// Not skipped: a padded buffer of dynamic rows (the slabs' extent unknown).
+// CHECK-LABEL: func.func @padding_rows_dynamic
+// CHECK-NOT:     affine.max
+// CHECK-COUNT-2: linalg.fill
+// CHECK-NOT:     affine.max
+// CHECK:         return
+func.func @padding_rows_dynamic(%w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>, %rows: index) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc(%rows) : memref<2x?x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x?x12x16xf32> to memref<2x2x12x16xf32, strided<[?, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x2x12x16xf32, strided<[?, 192, 16, 1]>>)
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x?x12x16xf32> to memref<2x2x12x16xf32, strided<[?, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<2x2x12x16xf32, strided<[?, 192, 16, 1], offset: 768>>)
+  %v = memref.subview %p[0, 0, 0, 0] [2, 6, 12, 16] [1, 1, 1, 1] : memref<2x?x12x16xf32> to memref<2x6x12x16xf32, strided<[?, 192, 16, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%v, %w : memref<2x6x12x16xf32, strided<[?, 192, 16, 1]>>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
