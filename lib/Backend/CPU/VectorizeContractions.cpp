@@ -315,17 +315,53 @@ struct RowSpan {
 };
 } // namespace
 
-/// The span of rows `[offset, offset + size)` of `view` along dimension
-/// `dim` of its root buffer, when the views between them keep the rank
-/// and have a static offset, size and unit stride along `dim`; and whether
-/// the view covers the root buffer whole along every other dimension.
+/// Whether the offset of `subview` along `dim` is an induction variable of
+/// an `scf.forall` directly around `at` that steps from 0 through the
+/// source's whole extent along `dim`, one subview size at a time: the views
+/// of all its iterations (the slices of an op split over threads) together
+/// cover the source along `dim`. An induction variable counts once
+/// (`used`): the same one at two dimensions covers a diagonal.
+static bool isForallCover(memref::SubViewOp subview, unsigned dim,
+                          Operation *at, SmallPtrSetImpl<Value> &used) {
+  auto iv = dyn_cast_if_present<BlockArgument>(
+      dyn_cast_if_present<Value>(subview.getMixedOffsets()[dim]));
+  auto forall =
+      iv ? dyn_cast<scf::ForallOp>(iv.getOwner()->getParentOp()) : nullptr;
+  if (!forall || at->getParentOp() != forall ||
+      iv.getArgNumber() >= forall.getRank() || !used.insert(iv).second)
+    return false;
+  unsigned index = iv.getArgNumber();
+  std::optional<int64_t> lower =
+      getConstantIntValue(forall.getMixedLowerBound()[index]);
+  std::optional<int64_t> upper =
+      getConstantIntValue(forall.getMixedUpperBound()[index]);
+  std::optional<int64_t> step =
+      getConstantIntValue(forall.getMixedStep()[index]);
+  int64_t size = subview.getStaticSizes()[dim];
+  int64_t extent = subview.getSourceType().getDimSize(dim);
+  return lower && upper && step && *lower == 0 && *step == size &&
+         *upper == extent && !ShapedType::isDynamic(size) &&
+         !ShapedType::isDynamic(extent) && size > 0 && extent % size == 0;
+}
+
+/// The span of rows `[offset, offset + size)` of `view` (which `at` reads
+/// or writes) along dimension `dim` of its root buffer, when the views
+/// between them keep the rank and have a unit stride and a static size
+/// along `dim`; and whether the view covers the root buffer whole along
+/// every other dimension, over all iterations of the `scf.forall`s
+/// directly around `at` where its offsets are their induction variables.
+/// Along `dim`, a dynamic offset is added to `dynamicOffsets` where it is
+/// given (the span then starts there plus `begin`), and otherwise is known
+/// only as such a forall's steps, whose views together span the source's.
 static std::optional<std::pair<RowSpan, bool>>
-getRowSpan(Value view, unsigned dim) {
+getRowSpan(Value view, unsigned dim, Operation *at,
+           SmallVectorImpl<Value> *dynamicOffsets = nullptr) {
   auto type = cast<MemRefType>(view.getType());
   if (ShapedType::isDynamic(type.getDimSize(dim)))
     return std::nullopt;
   RowSpan span{0, type.getDimSize(dim)};
   bool whole = true;
+  SmallPtrSet<Value, 4> used;
   while (auto subview = view.getDefiningOp<memref::SubViewOp>()) {
     MemRefType source = subview.getSourceType();
     if (source.getRank() != type.getRank())
@@ -333,13 +369,23 @@ getRowSpan(Value view, unsigned dim) {
     ArrayRef<int64_t> offsets = subview.getStaticOffsets(),
                       sizes = subview.getStaticSizes(),
                       strides = subview.getStaticStrides();
-    if (ShapedType::isDynamic(offsets[dim]) || strides[dim] != 1)
+    if (strides[dim] != 1 || ShapedType::isDynamic(sizes[dim]))
       return std::nullopt;
-    span.begin += offsets[dim];
-    span.end += offsets[dim];
+    if (!ShapedType::isDynamic(offsets[dim])) {
+      span.begin += offsets[dim];
+      span.end += offsets[dim];
+    } else if (dynamicOffsets) {
+      dynamicOffsets->push_back(cast<Value>(subview.getMixedOffsets()[dim]));
+    } else if (span.begin == 0 && span.end == sizes[dim] &&
+               isForallCover(subview, dim, at, used)) {
+      span.end = source.getDimSize(dim);
+    } else {
+      return std::nullopt;
+    }
     for (unsigned other = 0; other < type.getRank(); ++other)
-      if (other != dim && (offsets[other] != 0 ||
-                           sizes[other] != source.getDimSize(other)))
+      if (other != dim &&
+          (offsets[other] != 0 || sizes[other] != source.getDimSize(other)) &&
+          !isForallCover(subview, other, at, used))
         whole = false;
     view = subview.getSource();
   }
@@ -348,6 +394,28 @@ getRowSpan(Value view, unsigned dim) {
       ShapedType::isDynamic(cast<MemRefType>(view.getType()).getDimSize(dim)))
     return std::nullopt;
   return std::make_pair(span, whole);
+}
+
+/// Whether `a` surely runs before `b`: `a` is in a block that holds `b`
+/// (or an op around it), or in `scf.forall`s there that each run their
+/// body, and comes first.
+static bool runsBefore(Operation *a, Operation *b) {
+  for (Operation *ancestor = a; ancestor && ancestor->getBlock();) {
+    if (Operation *other = ancestor->getBlock()->findAncestorOpInBlock(*b))
+      return ancestor != other && ancestor->isBeforeInBlock(other);
+    auto forall = dyn_cast_if_present<scf::ForallOp>(ancestor->getParentOp());
+    if (!forall)
+      return false;
+    for (auto [lower, upper] : llvm::zip_equal(forall.getMixedLowerBound(),
+                                               forall.getMixedUpperBound())) {
+      std::optional<int64_t> from = getConstantIntValue(lower),
+                             to = getConstantIntValue(upper);
+      if (!from || !to || *from >= *to)
+        return false;
+    }
+    ancestor = forall;
+  }
+  return false;
 }
 
 /// Finds, for `op` (with `tile`), a reduction dimension whose steps past
@@ -389,13 +457,13 @@ findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
             reduction.getPosition() == tile.pairDim ||
             ranges[reduction.getPosition()] < 2)
           continue;
-        clip = amp::ZeroRowClip{reduction.getPosition(), position, stride,
-                                0, 0, 0, {}};
+        clip = amp::ZeroRowClip{
+            reduction.getPosition(), position, stride, 0, 0, 0, {}, {}};
       }
       if (!clip)
         continue;
       std::optional<std::pair<RowSpan, bool>> read =
-          getRowSpan(input->get(), dim);
+          getRowSpan(input->get(), dim, op, &clip->offsetValues);
       if (!read)
         continue;
       clip->offset = read->first.begin;
@@ -416,16 +484,14 @@ findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
             continue;
           }
           std::optional<std::pair<RowSpan, bool>> span =
-              getRowSpan(buffer, dim);
+              getRowSpan(buffer, dim, user);
           if (!span || !isa<linalg::LinalgOp, memref::CopyOp>(user)) {
             known = false;
             break;
           }
           Value filled = getFilledValue(user);
-          Operation *ancestor =
-              user->getBlock()->findAncestorOpInBlock(*op.getOperation());
           bool zeroBefore = filled && matchPattern(filled, m_AnyZeroFloat()) &&
-                            ancestor && user->isBeforeInBlock(ancestor);
+                            runsBefore(user, op);
           // (Zeros written elsewhere, such as the padding columns, keep
           // the slabs zero.)
           if (zeroBefore && span->second)
@@ -908,20 +974,24 @@ private:
       MLIRContext *context = b.getContext();
       AffineExpr outer = getAffineDimExpr(0, context);
       AffineExpr start = clip->offset + clip->stride * outer;
+      SmallVector<OpFoldResult> operands{dims[clip->outerDim]};
+      for (auto [position, offset] : llvm::enumerate(clip->offsetValues)) {
+        start = start + getAffineSymbolExpr(position, context);
+        operands.push_back(offset);
+      }
       auto bound = [&](bool isLower) {
         AffineMap map = AffineMap::get(
-            1, 0,
-            isLower ? ArrayRef<AffineExpr>{getAffineConstantExpr(0, context),
-                                           clip->firstRow - start}
-                    : ArrayRef<AffineExpr>{
-                          getAffineConstantExpr(steps, context),
-                          clip->endRow - start},
+            1, clip->offsetValues.size(),
+            isLower
+                ? ArrayRef<AffineExpr>{getAffineConstantExpr(0, context),
+                                       clip->firstRow - start}
+                : ArrayRef<AffineExpr>{getAffineConstantExpr(steps, context),
+                                       clip->endRow - start},
             context);
         OpFoldResult value =
-            isLower ? affine::makeComposedFoldedAffineMax(
-                          b, loc, map, {dims[clip->outerDim]})
-                    : affine::makeComposedFoldedAffineMin(
-                          b, loc, map, {dims[clip->outerDim]});
+            isLower
+                ? affine::makeComposedFoldedAffineMax(b, loc, map, operands)
+                : affine::makeComposedFoldedAffineMin(b, loc, map, operands);
         return getValueOrCreateConstantIndexOp(b, loc, value);
       };
       lower = bound(/*isLower=*/true);

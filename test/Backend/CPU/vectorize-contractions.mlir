@@ -656,3 +656,173 @@ func.func @padding_rows_dynamic(%w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>
   }
   return
 }
+
+// -----
+
+// Split over threads along the batch (amp-distribute-for-threads): the
+// slabs' fills and the interior's copy are slices in `scf.forall`s that
+// step through the whole batch, so they count as whole; the convolution's
+// slices skip the padding rows and the slabs' fills go.
+// CHECK-LABEL: func.func @padding_rows_skipped_in_slices
+// CHECK-NOT:     memref.subview %{{.+}}[0, 0, 0, 0] [2, 2, 12, 16]
+// CHECK-NOT:     memref.subview %{{.+}}[0, 4, 0, 0] [2, 2, 12, 16]
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK:         scf.forall
+// CHECK:           linalg.copy
+// CHECK:         scf.forall
+// CHECK:           affine.max
+// CHECK:           affine.min
+// LOCAL-LABEL: func.func @padding_rows_skipped_in_slices
+// LOCAL:         affine.max affine_map<(d0) -> (-d0 + 2, 0)>
+// LOCAL-NEXT:    affine.min affine_map<(d0) -> (-d0 + 4, 5)>
+func.func @padding_rows_skipped_in_slices(%x: memref<2x2x8x16xf32>, %w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  scf.forall (%n) in (2) {
+    %s = memref.subview %top[%n, 0, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  scf.forall (%n) in (2) {
+    %s = memref.subview %bottom[%n, 0, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  %left = memref.subview %p[0, 0, 0, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>)
+  %right = memref.subview %p[0, 0, 10, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>)
+  %inner = memref.subview %p[0, 2, 2, 0] [2, 2, 8, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  scf.forall (%n) in (2) {
+    %from = memref.subview %x[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32> to memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    %to = memref.subview %inner[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>> to memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.copy ins(%from : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) outs(%to : memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  scf.forall (%n) in (2) {
+    %in = memref.subview %p[%n, 0, 0, 0] [1, 6, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<1x6x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    %out = memref.subview %y[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32> to memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%out : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+        ins(%in, %w : memref<1x6x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>, memref<5x5x16xf32>) outs(%out : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %f: f32, %acc: f32):
+      %m = arith.mulf %a, %f : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}
+
+// -----
+
+// Split along the rows: each slice of the convolution (one output row)
+// reads the buffer from its own row offset, which bounds its window rows; the
+// interior's copy, in slices of rows that step through all of it, stays
+// between the slabs.
+// LOCAL-LABEL: func.func @padding_rows_skipped_in_row_slices
+// LOCAL:         scf.forall (%[[OFF:.+]]) in (2)
+// LOCAL:         affine.max affine_map<()[s0] -> (-s0 + 2, 0)>()[%[[OFF]]]
+// LOCAL-NEXT:    affine.min affine_map<()[s0] -> (-s0 + 4, 5)>()[%[[OFF]]]
+// CHECK-LABEL: func.func @padding_rows_skipped_in_row_slices
+// CHECK-NOT:     memref.subview %{{.+}}[0, 0, 0, 0] [1, 2, 12, 16]
+// CHECK-NOT:     memref.subview %{{.+}}[0, 4, 0, 0] [1, 2, 12, 16]
+// CHECK:         return
+func.func @padding_rows_skipped_in_row_slices(%x: memref<1x2x8x16xf32>, %w: memref<5x5x16xf32>, %y: memref<1x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<1x6x12x16xf32> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+  %bottom = memref.subview %p[0, 4, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<1x6x12x16xf32> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  %inner = memref.subview %p[0, 2, 2, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<1x6x12x16xf32> to memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  scf.forall (%r) in (2) {
+    %from = memref.subview %x[0, %r, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : memref<1x2x8x16xf32> to memref<1x1x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    %to = memref.subview %inner[0, %r, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>> to memref<1x1x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.copy ins(%from : memref<1x1x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) outs(%to : memref<1x1x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  scf.forall (%r) in (2) {
+    %in = memref.subview %p[0, %r, 0, 0] [1, 5, 12, 16] [1, 1, 1, 1] : memref<1x6x12x16xf32> to memref<1x5x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    %out = memref.subview %y[0, %r, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : memref<1x2x8x16xf32> to memref<1x1x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%out : memref<1x1x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+        ins(%in, %w : memref<1x5x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>, memref<5x5x16xf32>) outs(%out : memref<1x1x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %f: f32, %acc: f32):
+      %m = arith.mulf %a, %f : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %p : memref<1x6x12x16xf32>
+  return
+}
+
+// -----
+
+// Not skipped: the slabs' fills step through half of the batch only, so
+// the other half's padding rows are not known to be zero.
+// CHECK-LABEL: func.func @padding_rows_half_slices
+// CHECK-NOT:     affine.max
+// CHECK-COUNT-2: linalg.fill {{.+}} memref<1x2x12x16xf32
+// CHECK-NOT:     affine.max
+// CHECK:         return
+func.func @padding_rows_half_slices(%w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  scf.forall (%n) in (1) {
+    %s = memref.subview %p[%n, 0, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+    %b = memref.subview %p[%n, 4, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%b : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %a, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}
+
+// -----
+
+// Not skipped: the slabs' fills run only if %c holds.
+// CHECK-LABEL: func.func @padding_rows_filled_if
+// CHECK-NOT:     affine.max
+// CHECK-COUNT-2: linalg.fill {{.+}} memref<2x2x12x16xf32
+// CHECK-NOT:     affine.max
+// CHECK:         return
+func.func @padding_rows_filled_if(%w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>, %c: i1) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  scf.if %c {
+    %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+    linalg.fill ins(%zero : f32) outs(%top : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+    %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+    linalg.fill ins(%zero : f32) outs(%bottom : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %a, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}

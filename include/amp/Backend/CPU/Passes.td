@@ -167,7 +167,10 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     slabs. Each output then sums the same nonzero products as before (the
     products left out are with zero; a filter holding an infinity or NaN
     would have made them NaN). The slabs' fills, which nothing reads then,
-    are erased.
+    are erased. Ops split over threads (`amp-distribute-for-threads`) are
+    taken too: a fill, copy or op in an `scf.forall` whose slices step
+    through a dimension counts as the whole of that dimension, and a slice
+    of the convolution along its rows bounds `kh` from its own row offset.
 
     Before (`lanes=16 rows=4`):
     ```mlir

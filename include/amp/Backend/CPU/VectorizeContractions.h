@@ -58,9 +58,12 @@ struct ZeroRowClip {
   /// outside the tile) with its factor.
   unsigned reductionDim, outerDim;
   int64_t stride;
-  /// The offset of the op's view of the buffer along its rows, and the
-  /// rows that may hold nonzero values.
+  /// The offset of the op's view of the buffer along its rows (`offset`
+  /// plus the `offsetValues`: a slice of the op on a thread reads rows
+  /// from where its induction variable says), and the rows that may hold
+  /// nonzero values.
   int64_t offset, firstRow, endRow;
+  SmallVector<Value> offsetValues;
   /// The fills of rows that nothing else reads: dead once the kernel
   /// skips them.
   SmallVector<Operation *> deadFills;
