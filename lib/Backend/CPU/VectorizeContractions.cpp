@@ -339,9 +339,10 @@ static bool isForallCover(memref::SubViewOp subview, unsigned dim,
       getConstantIntValue(forall.getMixedStep()[index]);
   int64_t size = subview.getStaticSizes()[dim];
   int64_t extent = subview.getSourceType().getDimSize(dim);
+  // (A forall's step is positive, so a dynamic size never matches it.)
   return lower && upper && step && *lower == 0 && *step == size &&
-         *upper == extent && !ShapedType::isDynamic(size) &&
-         !ShapedType::isDynamic(extent) && size > 0 && extent % size == 0;
+         !ShapedType::isDynamic(extent) && *upper == extent &&
+         extent % size == 0;
 }
 
 /// The span of rows `[offset, offset + size)` of `view` (which `at` reads
