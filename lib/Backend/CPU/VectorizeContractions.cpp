@@ -218,13 +218,40 @@ linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
   return fill;
 }
 
+/// Whether `other` is a linalg op on buffers allocated in the function
+/// (through views) none of which is one of `roots`: it cannot access what
+/// an op on buffers with those roots accesses, so the two can run in
+/// either order.
+static bool accessesOnlyOtherAllocations(Operation *other,
+                                         const DenseSet<Value> &roots) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(other);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+    return false;
+  return llvm::all_of(other->getOperands(), [&](Value operand) {
+    if (!isa<MemRefType>(operand.getType()))
+      return true;
+    Value root = amp::getRootBuffer(operand);
+    return isa_and_present<memref::AllocOp, memref::AllocaOp>(
+               root.getDefiningOp()) &&
+           !roots.contains(root);
+  });
+}
+
 linalg::GenericOp amp::getContractionEpilogue(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return nullptr;
   Value c = op.getDpsInitOperand(0)->get();
   auto cType = dyn_cast<MemRefType>(c.getType());
-  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(
-      getAdjacentEffectfulOp(op, /*forward=*/true));
+  // Past the ops that `op` can move after (a padded buffer's border
+  // fills between a convolution and the op that writes the interior).
+  DenseSet<Value> roots;
+  for (Value operand : op->getOperands())
+    roots.insert(getRootBuffer(operand));
+  Operation *next = op;
+  do
+    next = getAdjacentEffectfulOp(next, /*forward=*/true);
+  while (next && accessesOnlyOtherAllocations(next, roots));
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!cType || cType.getRank() == 0 || !epilogue ||
       !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
       epilogue.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
@@ -252,6 +279,10 @@ linalg::GenericOp amp::getContractionEpilogue(linalg::LinalgOp op) {
       ++readsOfC;
       continue;
     }
+    // (Its output read where it is written, element by element: a
+    // residual added in place.)
+    if (input->get() == d->get() && map.isIdentity())
+      continue;
     Value root = getRootBuffer(input->get());
     if (root == cRoot || root == dRoot)
       return nullptr;
@@ -1200,7 +1231,10 @@ struct VectorizeContractions
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops)
+    // Last op first: an op that skips padding rows sees the linalg op
+    // that writes its input's interior (say, an earlier convolution's
+    // epilogue), not the loops of a kernel that took it in.
+    for (linalg::LinalgOp op : llvm::reverse(ops))
       (void)amp::vectorizeContraction(rewriter, op, lanes, rows, cols,
                                       bf16Dot);
   }

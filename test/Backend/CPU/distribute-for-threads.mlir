@@ -144,6 +144,42 @@ func.func @matmul_epilogue(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %c: m
 
 // -----
 
+// Fills of another buffer allocated here between the matmul and its
+// epilogue (the border of the padded buffer whose interior the epilogue
+// writes): the matmul's slices move past them, into the epilogue's
+// `scf.forall`.
+// CHECK-LABEL: func.func @epilogue_past_border_fills
+// CHECK:         linalg.fill
+// CHECK:         linalg.fill
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (32) {
+// CHECK:           %[[C:.+]] = memref.subview %alloc[%[[I]], 0] [32, 16] [1, 1]
+// CHECK:           linalg.matmul ins({{.+}}) outs(%[[C]] : {{.+}})
+// CHECK:           linalg.generic {{.+}} ins(%[[C]] : {{.+}})
+// CHECK:         }
+// CHECK-NOT:     linalg.matmul
+func.func @epilogue_past_border_fills(%a: memref<64x128xf32>, %b: memref<128x16xf32>, %d: memref<66x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x16xf32>
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x16xf32>) outs(%c : memref<64x16xf32>)
+  %p = memref.alloc() : memref<66x16xf32>
+  %top = memref.subview %p[0, 0] [1, 16] [1, 1] : memref<66x16xf32> to memref<1x16xf32, strided<[16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<1x16xf32, strided<[16, 1]>>)
+  %bottom = memref.subview %p[65, 0] [1, 16] [1, 1] : memref<66x16xf32> to memref<1x16xf32, strided<[16, 1], offset: 1040>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<1x16xf32, strided<[16, 1], offset: 1040>>)
+  %inner = memref.subview %p[1, 0] [64, 16] [1, 1] : memref<66x16xf32> to memref<64x16xf32, strided<[16, 1], offset: 16>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x16xf32>) outs(%inner : memref<64x16xf32, strided<[16, 1], offset: 16>>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %p, %d : memref<66x16xf32> to memref<66x16xf32>
+  return
+}
+
+// -----
+
 // An elementwise op that reads the matmul's output transposed needs rows
 // other slices write: it is split on its own, after the matmul's slices.
 // CHECK-LABEL: func.func @transposed_reader

@@ -500,6 +500,168 @@ func.func @epilogue_in_place(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memr
 
 // -----
 
+// A residual added in place (batch norm of a convolution's sums, added
+// into the block's input): the epilogue reads its output where it writes
+// it, element by element, so the kernel reads each tile of the residual
+// before storing the tile's results there; the temporary goes.
+// CHECK-LABEL: func.func @epilogue_residual_in_place
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[R:.+]]:4 = scf.for {{.+}} iter_args
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[X:.+]] = vector.transfer_read %arg2[%c0, %c0]{{.*}} : memref<4x16xf32>, vector<16xf32>
+// CHECK-NEXT:    %[[S:.+]] = arith.mulf %[[R]]#0, %{{.+}} : vector<16xf32>
+// CHECK-NEXT:    %[[T:.+]] = arith.addf %[[S]], %[[X]] : vector<16xf32>
+// CHECK-NEXT:    vector.transfer_write %[[T]], %arg2[%c0, %c0]
+// CHECK-NOT:     linalg.generic
+func.func @epilogue_residual_in_place(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %r: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<4x16xf32>, memref<4x16xf32>) outs(%r : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %scale = arith.constant 0.5 : f32
+    %s = arith.mulf %x, %scale : f32
+    %t = arith.addf %s, %y : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %c : memref<4x16xf32>
+  return
+}
+
+// -----
+
+// Not an epilogue: the residual read from another view of the output (one
+// row further on), which earlier tiles would already have overwritten.
+// CHECK-LABEL: func.func @residual_shifted
+// CHECK:         scf.for
+// CHECK:         linalg.generic
+func.func @residual_shifted(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>, %r: memref<5x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  %d = memref.subview %r[0, 0] [4, 16] [1, 1] : memref<5x16xf32> to memref<4x16xf32, strided<[16, 1]>>
+  %y = memref.subview %r[1, 0] [4, 16] [1, 1] : memref<5x16xf32> to memref<4x16xf32, strided<[16, 1], offset: 16>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %y : memref<4x16xf32>, memref<4x16xf32, strided<[16, 1], offset: 16>>)
+      outs(%d : memref<4x16xf32, strided<[16, 1]>>) {
+  ^bb0(%x: f32, %z: f32, %o: f32):
+    %t = arith.addf %x, %z : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// Between a contraction and its epilogue, fills of another buffer
+// allocated here (a padded buffer's border, whose interior the epilogue
+// writes): the kernel runs after them, where the epilogue was, and takes
+// it in. The convolution that reads the padded buffer still skips its
+// padding rows: it is vectorized first, while the interior's writer is
+// still the epilogue.
+// CHECK-LABEL: func.func @epilogue_past_border_fills
+// CHECK-NOT:     memref.alloc() : memref<2x2x8x16xf32>
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK:         linalg.fill {{.+}} memref<2x6x2x16xf32
+// CHECK-NOT:     linalg.
+// CHECK:         arith.maximumf {{.+}} : vector<16xf32>
+// CHECK-NEXT:    vector.transfer_write {{.+}} : vector<16xf32>, memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+// CHECK-NOT:     linalg.
+// LOCAL-LABEL: func.func @epilogue_past_border_fills
+// LOCAL:         affine.max affine_map<(d0) -> (-d0 + 2, 0)>
+func.func @epilogue_past_border_fills(%x: memref<2x2x8x16xf32>, %w1: memref<16x16xf32>, %w: memref<5x5x16xf32>,
+                                      %y: memref<2x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x2x8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x2x8x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, f, k) -> (n, h, w, k)>,
+                                   affine_map<(n, h, w, f, k) -> (k, f)>,
+                                   affine_map<(n, h, w, f, k) -> (n, h, w, f)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w1 : memref<2x2x8x16xf32>, memref<16x16xf32>) outs(%c : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>)
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>)
+  %left = memref.subview %p[0, 0, 0, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>)
+  %right = memref.subview %p[0, 0, 10, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>)
+  %inner = memref.subview %p[0, 2, 2, 0] [2, 2, 8, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<2x2x8x16xf32>) outs(%inner : memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<2x2x8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x2x8x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                   affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : memref<2x6x12x16xf32>, memref<5x5x16xf32>) outs(%y : memref<2x2x8x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}
+
+// -----
+
+// Not past: a fill of the contraction's own input (a buffer allocated
+// here), and a fill of an argument, which may share memory with the
+// contraction's operands. Each kernel stays where its op was, before the
+// fill, and the elementwise ops stay.
+// CHECK-LABEL: func.func @epilogue_not_past
+// CHECK:         scf.for
+// CHECK:         linalg.fill ins(%{{.+}}) outs(%[[A:.+]] : memref<4x8xf32>)
+// CHECK:         linalg.generic
+// CHECK:         scf.for
+// CHECK:         linalg.fill ins(%{{.+}}) outs(%arg3 : memref<4x16xf32>)
+// CHECK:         linalg.generic
+func.func @epilogue_not_past(%b: memref<8x16xf32>, %c: memref<4x16xf32>, %d: memref<4x16xf32>, %e: memref<4x16xf32>) {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %a = memref.alloc() : memref<4x8xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<4x8xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%two : f32) outs(%a : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%d : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%two : f32) outs(%e : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%d : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %a : memref<4x8xf32>
+  return
+}
+
+// -----
+
 // Not epilogues: an op that writes the contraction's input (its later
 // tiles still read it), and one that reads the output transposed.
 // CHECK-LABEL: func.func @not_epilogues

@@ -142,8 +142,11 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     residual, a scale, a cast; a `linalg.generic` with parallel loops over
     the output's shape, identity maps on its output and on that input,
     other inputs read along the innermost dimension only as their
-    innermost index, writing neither the op's inputs nor a different view
-    of its output) is its *epilogue*: each tile's results are stored, then
+    innermost index or its output itself read in place, writing neither
+    the op's inputs nor a different view of its output; "right after"
+    past linalg ops on other buffers allocated in the function, such as
+    the border fills of the padded buffer whose interior the epilogue
+    writes) is its *epilogue*: each tile's results are stored, then
     the epilogue's body runs on them (its products and sums kept apart, as
     its own loops compute them, so results are bit-identical) and its
     result is stored into its output (once only when that is the op's
@@ -171,6 +174,10 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     taken too: a fill, copy or op in an `scf.forall` whose slices step
     through a dimension counts as the whole of that dimension, and a slice
     of the convolution along its rows bounds `kh` from its own row offset.
+    (Ops are vectorized last first, so the op that writes the rows
+    between the slabs is still a linalg op when the convolution reading
+    them is looked at, even where it becomes an earlier kernel's
+    epilogue.)
 
     Before (`lanes=16 rows=4`):
     ```mlir
@@ -339,13 +346,15 @@ def DistributeForThreads : Pass<"amp-distribute-for-threads"> {
     each filling its part just before computing it, where
     `amp-vectorize-contractions` folds it into the kernel. Likewise an
     epilogue of an op with reductions (`amp::getContractionEpilogue`: an
-    elementwise op right after it that reads its output element by
-    element), when the op's output map has the split dimension: the
+    elementwise op right after it, past linalg ops on other buffers
+    allocated in the function, that reads its output element by element),
+    when the op's output map has the split dimension: the
     epilogue is split along the matching dimension into the same slices,
     and each slice of the op is followed by its slice of the epilogue in
-    one `scf.forall` iteration. Slice `i` of the epilogue reads only what
-    slice `i` of the op wrote, so the threads need no barrier between
-    them.
+    one `scf.forall` iteration, where the epilogue was (the op's slices
+    move past the ops between them, which touch none of its buffers).
+    Slice `i` of the epilogue reads only what slice `i` of the op wrote,
+    so the threads need no barrier between them.
 
     Consecutive ops split into slices of the same bounds run in one
     `scf.forall` when their slices line up: wherever one writes a buffer

@@ -91,15 +91,17 @@ SmallVector<Value> getIndicesAt(OpBuilder &b, Location loc, AffineMap map,
 /// The elementwise op that a kernel for `op` can apply to its results
 /// before storing them (an epilogue: a bias, an activation, a residual, a
 /// scale), if any: the op after `op` in its block, past ops without memory
-/// effects and allocations, is a `linalg.generic` on buffers with only
-/// parallel loops, one per dimension of `op`'s output `C`, a body of
-/// scalar elementwise ops that does not read its output's elements, an
-/// identity map on its output `D` and on one input that is `C`; its other
-/// inputs are neither `C` nor `D` (compared through views) and read the
-/// innermost dimension only as their innermost index; and `D` is no input
-/// of `op`. Each element of `D` then depends only on the same element of
-/// `C`, so the epilogue can run on any part of `C` as soon as that part is
-/// computed.
+/// effects, allocations and linalg ops on other buffers allocated in the
+/// function (a padded buffer's border fills, which `op` may run after), is
+/// a `linalg.generic` on buffers with only parallel loops, one per
+/// dimension of `op`'s output `C`, a body of scalar elementwise ops that
+/// does not read its output's elements, an identity map on its output `D`
+/// and on one input that is `C`; its other inputs are `D` itself read with
+/// an identity map (a residual added in place), or neither `C` nor `D`
+/// (compared through views) and read the innermost dimension only as
+/// their innermost index; and `D` is no input of `op`. Each element of `D`
+/// then depends only on the same element of `C`, so the epilogue can run
+/// on any part of `C` as soon as that part is computed.
 linalg::GenericOp getContractionEpilogue(linalg::LinalgOp op);
 
 /// Whether `body` (block arguments a, b, acc) computes
