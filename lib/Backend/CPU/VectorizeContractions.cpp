@@ -219,13 +219,15 @@ linalg::LinalgOp amp::getInitFill(linalg::LinalgOp op) {
 }
 
 /// Whether `other` is a linalg op on buffers allocated in the function
-/// (through views) none of which is one of `roots`: it cannot access what
-/// an op on buffers with those roots accesses, so the two can run in
-/// either order.
+/// (through views) none of which is one of `roots`, with a body that
+/// touches no memory: it cannot access what an op on buffers with those
+/// roots accesses, so the two can run in either order.
 static bool accessesOnlyOtherAllocations(Operation *other,
                                          const DenseSet<Value> &roots) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(other);
-  if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      llvm::any_of(linalgOp.getBlock()->without_terminator(),
+                   [](Operation &op) { return !isMemoryEffectFree(&op); }))
     return false;
   return llvm::all_of(other->getOperands(), [&](Value operand) {
     if (!isa<MemRefType>(operand.getType()))

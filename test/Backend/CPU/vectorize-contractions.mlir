@@ -623,15 +623,20 @@ func.func @epilogue_past_border_fills(%x: memref<2x2x8x16xf32>, %w1: memref<16x1
 // -----
 
 // Not past: a fill of the contraction's own input (a buffer allocated
-// here), and a fill of an argument, which may share memory with the
-// contraction's operands. Each kernel stays where its op was, before the
-// fill, and the elementwise ops stay.
+// here), a fill of an argument, which may share memory with the
+// contraction's operands, and an op on a buffer allocated here whose body
+// loads the contraction's output. Each kernel stays where its op was,
+// before that op, and the elementwise ops stay.
 // CHECK-LABEL: func.func @epilogue_not_past
 // CHECK:         scf.for
 // CHECK:         linalg.fill ins(%{{.+}}) outs(%[[A:.+]] : memref<4x8xf32>)
 // CHECK:         linalg.generic
 // CHECK:         scf.for
 // CHECK:         linalg.fill ins(%{{.+}}) outs(%arg3 : memref<4x16xf32>)
+// CHECK:         linalg.generic
+// CHECK:         scf.for
+// CHECK:         linalg.generic
+// CHECK:           memref.load %arg1
 // CHECK:         linalg.generic
 func.func @epilogue_not_past(%b: memref<8x16xf32>, %c: memref<4x16xf32>, %d: memref<4x16xf32>, %e: memref<4x16xf32>) {
   %one = arith.constant 1.0 : f32
@@ -656,6 +661,23 @@ func.func @epilogue_not_past(%b: memref<8x16xf32>, %c: memref<4x16xf32>, %d: mem
     %s = arith.negf %x : f32
     linalg.yield %s : f32
   }
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  %t = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      outs(%t : memref<4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %v = memref.load %c[%i, %i] : memref<4x16xf32>
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%d : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.negf %x : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %t : memref<4xf32>
   memref.dealloc %a : memref<4x8xf32>
   return
 }

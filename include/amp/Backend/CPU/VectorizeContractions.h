@@ -92,7 +92,8 @@ SmallVector<Value> getIndicesAt(OpBuilder &b, Location loc, AffineMap map,
 /// before storing them (an epilogue: a bias, an activation, a residual, a
 /// scale), if any: the op after `op` in its block, past ops without memory
 /// effects, allocations and linalg ops on other buffers allocated in the
-/// function (a padded buffer's border fills, which `op` may run after), is
+/// function whose bodies touch no memory (a padded buffer's border fills,
+/// which `op` may run after), is
 /// a `linalg.generic` on buffers with only parallel loops, one per
 /// dimension of `op`'s output `C`, a body of scalar elementwise ops that
 /// does not read its output's elements, an identity map on its output `D`
