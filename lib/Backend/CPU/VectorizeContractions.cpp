@@ -372,9 +372,9 @@ static bool isForallCover(memref::SubViewOp subview, unsigned dim,
       getConstantIntValue(forall.getMixedStep()[index]);
   int64_t size = subview.getStaticSizes()[dim];
   int64_t extent = subview.getSourceType().getDimSize(dim);
-  // (A forall's step is positive, so a dynamic size never matches it.)
+  // (The verifier lets a forall step by 0; a dynamic size is negative.)
   return lower && upper && step && *lower == 0 && *step == size &&
-         !ShapedType::isDynamic(extent) && *upper == extent &&
+         size > 0 && !ShapedType::isDynamic(extent) && *upper == extent &&
          extent % size == 0;
 }
 

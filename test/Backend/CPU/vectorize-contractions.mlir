@@ -1010,3 +1010,52 @@ func.func @padding_rows_filled_if(%w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf3
   memref.dealloc %p : memref<2x6x12x16xf32>
   return
 }
+
+// -----
+
+// A slab fill in an `scf.forall` that steps by 0 over empty slices (the
+// verifier accepts it) covers nothing: the convolution still becomes a
+// kernel, and the pass does not divide by the slices' size of 0.
+// CHECK-LABEL: func.func @zero_step_slices
+// CHECK:         scf.for
+func.func @zero_step_slices(%x: memref<2x2x8x16xf32>, %w: memref<5x5x16xf32>, %y: memref<2x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x6x12x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>>
+  scf.forall (%n) = (0) to (2) step (0) {
+    %s = memref.subview %top[%n, 0, 0, 0] [0, 2, 12, 16] [1, 1, 1, 1] : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1]>> to memref<0x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<0x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  %bottom = memref.subview %p[0, 4, 0, 0] [2, 2, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>>
+  scf.forall (%n) in (2) {
+    %s = memref.subview %bottom[%n, 0, 0, 0] [1, 2, 12, 16] [1, 1, 1, 1] : memref<2x2x12x16xf32, strided<[1152, 192, 16, 1], offset: 768>> to memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%s : memref<1x2x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  %left = memref.subview %p[0, 0, 0, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1]>>)
+  %right = memref.subview %p[0, 0, 10, 0] [2, 6, 2, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x6x2x16xf32, strided<[1152, 192, 16, 1], offset: 160>>)
+  %inner = memref.subview %p[0, 2, 2, 0] [2, 2, 8, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>>
+  scf.forall (%n) in (2) {
+    %from = memref.subview %x[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32> to memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    %to = memref.subview %inner[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32, strided<[1152, 192, 16, 1], offset: 416>> to memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    linalg.copy ins(%from : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) outs(%to : memref<1x2x8x16xf32, strided<[1152, 192, 16, 1], offset: ?>>)
+  }
+  scf.forall (%n) in (2) {
+    %in = memref.subview %p[%n, 0, 0, 0] [1, 6, 12, 16] [1, 1, 1, 1] : memref<2x6x12x16xf32> to memref<1x6x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>
+    %out = memref.subview %y[%n, 0, 0, 0] [1, 2, 8, 16] [1, 1, 1, 1] : memref<2x2x8x16xf32> to memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%out : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [affine_map<(n, h, w, c, kh, kw) -> (n, h + kh, w + kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (kh, kw, c)>,
+                                     affine_map<(n, h, w, c, kh, kw) -> (n, h, w, c)>],
+                    iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+        ins(%in, %w : memref<1x6x12x16xf32, strided<[1152, 192, 16, 1], offset: ?>>, memref<5x5x16xf32>) outs(%out : memref<1x2x8x16xf32, strided<[256, 128, 16, 1], offset: ?>>) {
+    ^bb0(%a: f32, %f: f32, %acc: f32):
+      %m = arith.mulf %a, %f : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %p : memref<2x6x12x16xf32>
+  return
+}
