@@ -116,6 +116,10 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // bf16 arithmetic, which LLVM computes in f32 op by op, rounded once after
+  // a chain of ops instead of after each.
+  if (options.excessPrecision)
+    pm.nest<func::FuncOp>().addPass(amp::createExcessPrecision());
   // tanh, exp, log and erf (GELU's) as vector code (LLVM would call libm
   // per element: the digits transformer spent half its time in erff).
   pm.nest<func::FuncOp>().addPass(

@@ -49,6 +49,8 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       cpuOptions.push_back("threads=" + std::to_string(options.cpuThreads));
     if (options.cpuBF16Dot)
       cpuOptions.push_back("bf16-dot=true");
+    if (!options.cpuExcessPrecision)
+      cpuOptions.push_back("excess-precision=false");
     if (options.cpuTileCols)
       cpuOptions.push_back("tile-cols=" +
                            std::to_string(*options.cpuTileCols));

@@ -128,6 +128,12 @@ static cl::opt<bool> noBF16Dot(
     cl::desc("CPU backend: do not use the AVX512-BF16 dot product for bf16 "
              "contractions even where the CPU has it"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> noExcessPrecision(
+    "no-excess-precision",
+    cl::desc("CPU backend: round the result of every bf16 op to bf16, as "
+             "the program says, instead of once per chain of ops computed "
+             "in f32"),
+    cl::init(false), cl::cat(category));
 
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
@@ -306,7 +312,8 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           !noBF16Dot && hostHasBF16Dot(),
                                           hostHasAVX512()
                                               ? std::nullopt
-                                              : std::optional<unsigned>(1)});
+                                              : std::optional<unsigned>(1),
+                                          !noExcessPrecision});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

@@ -37,6 +37,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(vdpbf16ps): the code then needs a CPU that has it "
                      "(amp-run sets this from the host's features)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> excessPrecision{
+      *this, "excess-precision",
+      llvm::cl::desc("Compute bf16 arithmetic in f32, rounding a value to "
+                     "bf16 once, where it leaves the computation, not after "
+                     "every op (amp-excess-precision)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> tileCols{
       *this, "tile-cols",
       llvm::cl::desc("Vectors side by side in each row of a contraction's "

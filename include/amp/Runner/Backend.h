@@ -44,6 +44,9 @@ struct BackendOptions {
   /// (amp-lower-to-llvm{tile-cols}), unset for the pipeline's default; see
   /// hostHasAVX512.
   std::optional<unsigned> cpuTileCols;
+  /// CPU code computes bf16 arithmetic in f32, rounding once per chain of
+  /// ops (amp-lower-to-llvm{excess-precision}).
+  bool cpuExcessPrecision = true;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the

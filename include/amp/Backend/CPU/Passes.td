@@ -445,6 +445,54 @@ def MergeParallelRegions : Pass<"amp-merge-parallel-regions"> {
   let dependentDialects = ["::mlir::omp::OpenMPDialect"];
 }
 
+def ExcessPrecision : Pass<"amp-excess-precision"> {
+  let summary = "Compute bf16 (and optionally f16) arithmetic in f32, "
+                "rounding once where a value leaves the computation";
+  let description = [{
+    A CPU without bf16 arithmetic (or, without AVX512-FP16, f16
+    arithmetic) computes each such op in f32 and rounds its result to the
+    low type, so that a chain of elementwise ops fused into one loop (a
+    convolution's batch norm and activation, say) widens and rounds again
+    between every two of its ops. With this pass the chain stays in f32:
+    each scalar or vector `arith`/`math` op (and `vector.fma`) whose float
+    operands and results are all of a selected low type is computed in
+    f32, taking the f32 results of the ops before it as they are, and its
+    result is rounded (`arith.truncf`) only for users that are not such
+    ops: stores, yields, calls, reductions, and casts.
+
+    This is excess precision, as XLA's `xla_allow_excess_precision` and
+    GCC's `-fexcess-precision=fast` allow, within a chain of low-precision
+    ops only: a result may differ in its last bit from rounding after every
+    op. Every cast the program has stays exact: an `arith.truncf` (amp's
+    casts, a user's fake quantisation) still rounds, and an `arith.extf`
+    widens the rounded value, so a value leaves a chain of bf16 ops as a
+    bf16 value. f16 is off by default: f16 has a smaller range than f32, and
+    an intermediate value that would overflow f16 would stay finite here,
+    unlike on targets that compute in f16.
+
+    ```mlir
+    %t = arith.truncf %acc : vector<16xf32> to vector<16xbf16>
+    %s = arith.mulf %t, %scale : vector<16xbf16>
+    %r = arith.maximumf %s, %zero : vector<16xbf16>
+    // becomes
+    %t = arith.truncf %acc : vector<16xf32> to vector<16xbf16>
+    %0 = arith.extf %t : vector<16xbf16> to vector<16xf32>
+    %1 = arith.extf %scale : vector<16xbf16> to vector<16xf32>
+    %2 = arith.mulf %0, %1 : vector<16xf32>
+    %3 = arith.extf %zero : vector<16xbf16> to vector<16xf32>
+    %4 = arith.maximumf %2, %3 : vector<16xf32>
+    %r = arith.truncf %4 : vector<16xf32> to vector<16xbf16>
+    ```
+  }];
+  let options = [
+    Option<"bf16", "bf16", "bool", /*default=*/"true",
+           "Compute bf16 arithmetic in f32">,
+    Option<"f16", "f16", "bool", /*default=*/"false",
+           "Compute f16 arithmetic in f32">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
   let summary = "Lower 0-d vector transfers on buffers to loads and stores";
   let description = [{
