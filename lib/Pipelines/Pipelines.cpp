@@ -70,6 +70,10 @@ approximateMath(std::initializer_list<const char *> functions) {
 
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
+  // A bf16 convolution's f32 sums handed on as they are where the program
+  // only widens its bf16 result (excess precision, as below).
+  if (options.excessPrecision)
+    pm.nest<func::FuncOp>().addPass(amp::createWideConvolutionResults());
   buildAmpFuseKernelsPipeline(pm);
   OpPassManager &func = pm.nest<func::FuncOp>();
   // Without unit dimensions (a depthwise convolution's channel multiplier

@@ -493,6 +493,49 @@ def ExcessPrecision : Pass<"amp-excess-precision"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def WideConvolutionResults : Pass<"amp-wide-convolution-results"> {
+  let summary = "Hand on a convolution's f32 sums where its bf16 (or f16) "
+                "result is only widened again";
+  let description = [{
+    A TOSA convolution on bf16 inputs accumulates in f32 (`acc_type = f32`)
+    but returns bf16: TOSA's types tie the result to the inputs. Where the
+    program then only widens that result back to f32 (`arith.extf`, through
+    transposes and reshapes that have no other user), as amp's conversion
+    does for a convolution whose batch norm or activation it keeps in f32,
+    the CPU would round every sum to bf16 in the kernel's epilogue and
+    widen it again in the next op. This pass makes such a convolution
+    (`tosa.conv2d`, `conv3d`, `depthwise_conv2d`, `transpose_conv2d`)
+    return its f32 sums instead, with its bias widened, and drops the
+    widening: excess precision, as `amp-excess-precision` allows within a
+    chain of bf16 ops, on the rounding of the convolution's own result. The
+    IR it makes is valid TOSA in the dialect's verifier but not in TOSA's
+    profiles (which give a bf16 convolution a bf16 result), so it runs
+    inside `amp-lower-to-llvm` (with `excess-precision`, the default), not
+    on what amp-opt prints. f16 is off by default, as in
+    `amp-excess-precision`.
+
+    ```mlir
+    %c = tosa.conv2d %x, %w, %bias, %zp, %zp {acc_type = f32, ...}
+        : (tensor<1x8x8x4xbf16>, tensor<8x1x1x4xbf16>, tensor<8xbf16>,
+           tensor<1xbf16>, tensor<1xbf16>) -> tensor<1x8x8x8xbf16>
+    %r = arith.extf %c : tensor<1x8x8x8xbf16> to tensor<1x8x8x8xf32>
+    // becomes
+    %b = arith.extf %bias : tensor<8xbf16> to tensor<8xf32>
+    %r = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, ...}
+        : (tensor<1x8x8x4xbf16>, tensor<8x1x1x4xbf16>, tensor<8xf32>,
+           tensor<1xbf16>, tensor<1xbf16>) -> tensor<1x8x8x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"bf16", "bf16", "bool", /*default=*/"true",
+           "Hand on the f32 sums of bf16 convolutions">,
+    Option<"f16", "f16", "bool", /*default=*/"false",
+           "Hand on the f32 sums of f16 convolutions">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+}
+
 def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
   let summary = "Lower 0-d vector transfers on buffers to loads and stores";
   let description = [{
