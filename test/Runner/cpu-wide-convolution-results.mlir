@@ -21,6 +21,12 @@
 // RUN: amp-run %s --entry=f32_depthwise --seed=9 --save-inputs=%t/dw --output=%t/dw.npy
 // RUN: amp-run %s --entry=bf16_depthwise --input-dir=%t/dw --compare=%t/dw.npy --rtol=1e-5 --atol=1e-7 | FileCheck %s
 // RUN: not amp-run %s --entry=bf16_depthwise --input-dir=%t/dw --no-excess-precision --compare=%t/dw.npy --rtol=1e-5 --atol=1e-7 | FileCheck %s --check-prefix=ROUNDED
+//
+// A transposed convolution (which tosa-to-linalg rewrites into a padded
+// convolution first) hands on its f32 sums as well.
+// RUN: amp-run %s --entry=f32_transposed --seed=11 --save-inputs=%t/tc --output=%t/tc.npy
+// RUN: amp-run %s --entry=bf16_transposed --input-dir=%t/tc --compare=%t/tc.npy --rtol=1e-5 --atol=1e-7 | FileCheck %s
+// RUN: not amp-run %s --entry=bf16_transposed --input-dir=%t/tc --no-excess-precision --compare=%t/tc.npy --rtol=1e-5 --atol=1e-7 | FileCheck %s --check-prefix=ROUNDED
 
 // The convolution of amp's conversion: bf16 inputs, f32 sums, a bf16 result
 // (TOSA's), laid out back to NCHW and widened for an f32 consumer.
@@ -67,6 +73,28 @@ func.func @f32_depthwise(%x: tensor<2x12x12x16xf32>, %w: tensor<3x3x16x1xf32>, %
   %c = tosa.depthwise_conv2d %xw, %ww, %bw, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<2x12x12x16xf32>, tensor<3x3x16x1xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x6x6x16xf32>
   %t = tosa.transpose %c {perms = array<i32: 0, 3, 1, 2>} : (tensor<2x6x6x16xf32>) -> tensor<2x16x6x6xf32>
   return %t : tensor<2x16x6x6xf32>
+}
+
+func.func @bf16_transposed(%x: tensor<1x6x6x4xf32>, %w: tensor<8x3x3x4xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %x16 = arith.truncf %x : tensor<1x6x6x4xf32> to tensor<1x6x6x4xbf16>
+  %w16 = arith.truncf %w : tensor<8x3x3x4xf32> to tensor<8x3x3x4xbf16>
+  %b16 = arith.truncf %b : tensor<8xf32> to tensor<8xbf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xbf16>}> : () -> tensor<1xbf16>
+  %c = tosa.transpose_conv2d %x16, %w16, %b16, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x4xbf16>, tensor<8x3x3x4xbf16>, tensor<8xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<1x8x8x8xbf16>
+  %r = arith.extf %c : tensor<1x8x8x8xbf16> to tensor<1x8x8x8xf32>
+  return %r : tensor<1x8x8x8xf32>
+}
+
+func.func @f32_transposed(%x: tensor<1x6x6x4xf32>, %w: tensor<8x3x3x4xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %x16 = arith.truncf %x : tensor<1x6x6x4xf32> to tensor<1x6x6x4xbf16>
+  %w16 = arith.truncf %w : tensor<8x3x3x4xf32> to tensor<8x3x3x4xbf16>
+  %b16 = arith.truncf %b : tensor<8xf32> to tensor<8xbf16>
+  %xw = arith.extf %x16 : tensor<1x6x6x4xbf16> to tensor<1x6x6x4xf32>
+  %ww = arith.extf %w16 : tensor<8x3x3x4xbf16> to tensor<8x3x3x4xf32>
+  %bw = arith.extf %b16 : tensor<8xbf16> to tensor<8xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.transpose_conv2d %xw, %ww, %bw, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x8xf32>
+  return %c : tensor<1x8x8x8xf32>
 }
 
 // x * 20, w * 1e-4 and b * 1e-3, rounded to bf16.
