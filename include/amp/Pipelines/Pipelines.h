@@ -41,7 +41,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "excess-precision",
       llvm::cl::desc("Compute bf16 arithmetic in f32, rounding a value to "
                      "bf16 once, where it leaves the computation, not after "
-                     "every op (amp-excess-precision)"),
+                     "every op (amp-excess-precision), and hand on a bf16 "
+                     "convolution's f32 sums where its result is only "
+                     "widened again (amp-wide-convolution-results)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> tileCols{
       *this, "tile-cols",
