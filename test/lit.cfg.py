@@ -152,6 +152,20 @@ try:
 except OSError:
     pass
 
+# A host whose bf16 dot product outruns f32 fused multiply-adds: there
+# `target=cpu` lets bf16 contractions compute low. The chips are those of
+# hasFastBF16Dot in lib/Backend/CPU/CPUTarget.cpp; the host's chip is LLVM's
+# name for it (llc --version).
+try:
+    _llc = subprocess.run([os.path.join(config.llvm_tools_dir, "llc"), "--version"],
+                          capture_output=True, text=True).stdout
+    for _line in _llc.splitlines():
+        if _line.strip().startswith("Host CPU:") and \
+                _line.split(":", 1)[1].strip() in ("znver4",):
+            config.available_features.add("bf16-dot-pays")
+except OSError:
+    pass
+
 # A sanitizer build (-DAMP_SANITIZE=address,...): processes that are not
 # instrumented themselves (Python, mlir-runner) load amp's instrumented
 # libraries, so the ASan runtime is preloaded everywhere. Leak checking is

@@ -1,18 +1,22 @@
 // What a CPU computes in f16 and bf16 follows its `#llvm.target` (its
-// triple and features), carried by the module as upstream's `llvm.target`
-// attribute or given by `target=cpu` (the host, as LLVM detects it):
+// triple, chip and features), carried by the module as upstream's
+// `llvm.target` attribute or given by `target=cpu` (the host, as LLVM
+// detects it). On x86 what computes low is what pays in amp's kernels:
 //
-// - x86 without AVX512-FP16 has no f16 arithmetic: f16 is storage-only
-//   (ops compute in f32 on widened values; F16C only converts), and so is
-//   bf16 arithmetic; contractions on bf16 operands compute low (widened in
-//   registers, or two products per lane with AVX512-BF16).
-// - x86 with AVX512-FP16 computes f16.
+// - f16 is storage-only (ops compute in f32 on widened values), with or
+//   without AVX512-FP16: amp's kernels would widen f16 into f32 fused
+//   multiply-adds either way, which made every model slower than f32.
+// - bf16 arithmetic is storage-only; contractions on bf16 operands compute
+//   low only on a chip whose AVX512-BF16 dot product adds products faster
+//   than f32 fused multiply-adds: Zen 4 (`znver4`); not Intel's Emerald
+//   Rapids (half the rate, bench/cpu-rates), a chip not measured (here
+//   Sapphire Rapids) or one without AVX512-BF16.
 // - AArch64 computes f16 with `fullfp16`, bf16 contractions with `bf16`.
 //
 // RUN: amp-opt %s -split-input-file --mixed-precision="precision=f16 placement=greedy explain=true" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=F16
 // RUN: amp-opt %s -split-input-file --mixed-precision="precision=bf16 placement=greedy explain=true" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BF16
 //
-// The host: on x86 (where CI runs) bf16 contractions compute low.
+// A module's own `llvm.target` wins over `target=cpu`.
 // RUN: amp-opt %s -split-input-file --mixed-precision="precision=bf16 target=cpu" | FileCheck %s --check-prefix=HOST
 // RUN: amp-opt %s -split-input-file --mixed-precision="precision=f16" | FileCheck %s --check-prefix=VIEWS
 // HOST: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xbf16>, tensor<8x4xbf16>)
@@ -31,9 +35,21 @@ module attributes {llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu
 
 // -----
 
-// F16: remark: amp: linalg.matmul runs in 'f16'
-// F16: remark: amp: math.tanh runs in 'f16'
+// F16: remark: amp: linalg.matmul stays f32 (never, target): storage-only: the target stores f16 but cannot compute this op in it
+// F16: remark: amp: math.tanh stays f32 (never, target): storage-only: the target stores f16 but cannot compute this op in it
+// BF16: remark: amp: linalg.matmul stays f32 (never, target): storage-only: the target stores bf16 but cannot compute this op in it
 module attributes {llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu", chip = "sapphirerapids", features = #llvm.target_features<["+avx512bf16", "+avx512f", "+avx512fp16", "+f16c"]>>} {
+  func.func @layer(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %t = math.tanh %m : tensor<4x4xf32>
+    return %t : tensor<4x4xf32>
+  }
+}
+
+// -----
+
+// BF16: remark: amp: linalg.matmul stays f32 (never, target): storage-only: the target stores bf16 but cannot compute this op in it
+module attributes {llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu", chip = "znver3", features = #llvm.target_features<["+avx2", "+f16c", "+fma"]>>} {
   func.func @layer(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
     %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
     %t = math.tanh %m : tensor<4x4xf32>

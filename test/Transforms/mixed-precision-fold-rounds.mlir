@@ -1,5 +1,5 @@
-// RUN: amp-opt %s --mixed-precision="precision=bf16 keep-io-types=false target=cpu" | FileCheck %s
-// RUN: amp-opt %s --mixed-precision="precision=bf16 keep-io-types=false target=cpu" | amp-opt --mixed-precision="precision=bf16 keep-io-types=false target=cpu" | FileCheck %s
+// RUN: amp-opt %s --mixed-precision="precision=bf16 keep-io-types=false" | FileCheck %s
+// RUN: amp-opt %s --mixed-precision="precision=bf16 keep-io-types=false" | amp-opt --mixed-precision="precision=bf16 keep-io-types=false" | FileCheck %s
 
 // With a bf16 signature, the argument is widened for its one f32 user, an
 // element extracted for a branch condition (the rest reads it in bf16).
@@ -7,7 +7,8 @@
 // the tensor. The fold only applies once the other casts of the argument
 // have folded away, so cast folding runs until nothing changes: the first
 // run prints what a second run would (amp-fuzz found a program where
-// converting the output again moved the cast).
+// converting the output again moved the cast). The module is for a Zen 4,
+// where the matmul computes bf16 and the comparison, storage-only, in f32.
 
 // CHECK-LABEL: func.func @condition_on_an_element(
 // CHECK-SAME:      %[[ARG:.*]]: tensor<16x16xbf16>
@@ -17,6 +18,7 @@
 // CHECK:         arith.cmpf ogt, %[[WIDE]]
 // CHECK:         scf.if
 // CHECK-NEXT:      scf.yield %[[ARG]] : tensor<16x16xbf16>
+module attributes {llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu", chip = "znver4", features = #llvm.target_features<["+avx512bf16", "+avx512f", "+f16c"]>>} {
 func.func @condition_on_an_element(%arg0: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -36,4 +38,5 @@ func.func @condition_on_an_element(%arg0: tensor<16x16xf32>) -> tensor<16x16xf32
   %init = linalg.fill ins(%fz : f32) outs(%me : tensor<16x16xf32>) -> tensor<16x16xf32>
   %r = linalg.matmul ins(%abs, %t : tensor<16x16xf32>, tensor<16x16xf32>) outs(%init : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %r : tensor<16x16xf32>
+}
 }

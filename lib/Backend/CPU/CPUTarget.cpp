@@ -20,6 +20,15 @@ using namespace mlir::amp;
 
 namespace {
 
+/// Whether `chip` adds bf16 products with the AVX512-BF16 dot product
+/// (`vdpbf16ps`, two products per f32 lane) faster than it adds f32 products
+/// with fused multiply-adds. Zen 4 does: its bf16 programs ran 1.4-1.8x
+/// faster than f32 (docs/Performance.md). Intel's Emerald Rapids does not:
+/// one dot product every two cycles against two FMAs a cycle, half f32's
+/// rate (bench/cpu-rates), and its bf16 programs ran 1.3-1.5x slower than
+/// f32. Chips not measured are not assumed fast.
+bool hasFastBF16Dot(StringRef chip) { return chip == "znver4"; }
+
 struct CPUTargetModel
     : AmpTargetAttrInterface::ExternalModel<CPUTargetModel, LLVM::TargetAttr> {
   bool supportsLowPrecision(Attribute attr, TargetOpKind kind,
@@ -34,9 +43,13 @@ struct CPUTargetModel
     llvm::Triple triple(target.getTriple().getValue());
     bool contraction = kind == TargetOpKind::Contraction;
     if (triple.isX86()) {
+      // amp's x86 kernels compute f16 in f32 (AVX512-FP16 or F16C convert),
+      // which made every model slower than f32 (docs/Performance.md).
       if (type.isF16())
-        return has("+avx512fp16");
-      return contraction;
+        return false;
+      StringAttr chip = target.getChip();
+      return contraction && has("+avx512bf16") && chip &&
+             hasFastBF16Dot(chip.getValue());
     }
     if (triple.isAArch64()) {
       if (type.isF16())

@@ -17,11 +17,12 @@ class MLIRContext;
 namespace amp {
 
 /// Attaches amp's target model to `#llvm.target` (the triple, chip and
-/// features of a CPU): every CPU stores f16 and bf16 (LLVM converts them);
-/// x86 computes f16 only with AVX512-FP16, and contractions on f16 operands
-/// with F16C (the operands widened into f32 fused multiply-adds); bf16
-/// arithmetic is storage-only, contractions on bf16 operands are supported
-/// (widening bf16 is a shift). AArch64 computes f16 with `fullfp16`, bf16
+/// features of a CPU): every CPU stores f16 and bf16 (LLVM converts them).
+/// On x86 what computes low is what pays in amp's kernels: f16 is
+/// storage-only (the kernels would convert it to f32, with or without
+/// AVX512-FP16), and so is bf16 but for contractions on a chip whose
+/// AVX512-BF16 dot product adds products faster than f32 fused
+/// multiply-adds (Zen 4). AArch64 computes f16 with `fullfp16`, bf16
 /// contractions with `bf16`. Other CPUs: everything (LLVM legalises it).
 void registerCPUTargetModel(DialectRegistry &registry);
 
