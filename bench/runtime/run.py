@@ -79,6 +79,13 @@ def machine():
                 cores = value.strip()
     except (OSError, RuntimeError):
         pass
+    # LLVM's name for the chip: what `target=cpu` decides by.
+    try:
+        for line in run(["/usr/lib/llvm-22/bin/llc", "--version"]).splitlines():
+            if line.strip().startswith("Host CPU:"):
+                model += " (%s)" % line.split(":", 1)[1].strip()
+    except (OSError, RuntimeError):
+        pass
     return "%s, %s cores, Linux %s" % (model, cores, platform.release())
 
 
