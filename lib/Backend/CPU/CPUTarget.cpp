@@ -18,16 +18,16 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-namespace {
-
 /// Whether `chip` adds bf16 products with the AVX512-BF16 dot product
 /// (`vdpbf16ps`, two products per f32 lane) faster than it adds f32 products
-/// with fused multiply-adds. Zen 4 does: its bf16 programs ran 1.4-1.8x
+/// with fused multiply-adds. Zen 4 does: its bf16 programs ran 1.1-1.8x
 /// faster than f32 (docs/Performance.md). Intel's Emerald Rapids does not:
 /// one dot product every two cycles against two FMAs a cycle, half f32's
 /// rate (bench/cpu-rates), and its bf16 programs ran 1.3-1.5x slower than
 /// f32. Chips not measured are not assumed fast.
-bool hasFastBF16Dot(StringRef chip) { return chip == "znver4"; }
+static bool hasFastBF16Dot(StringRef chip) { return chip == "znver4"; }
+
+namespace {
 
 struct CPUTargetModel
     : AmpTargetAttrInterface::ExternalModel<CPUTargetModel, LLVM::TargetAttr> {
