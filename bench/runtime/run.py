@@ -79,14 +79,21 @@ def machine():
                 cores = value.strip()
     except (OSError, RuntimeError):
         pass
-    # LLVM's name for the chip: what `target=cpu` decides by.
+    chip = host_chip()
+    if chip:
+        model += " (%s)" % chip
+    return "%s, %s cores, Linux %s" % (model, cores, platform.release())
+
+
+def host_chip():
+    """LLVM's name for the host CPU (what `target=cpu` decides by), or None."""
     try:
         for line in run(["/usr/lib/llvm-22/bin/llc", "--version"]).splitlines():
             if line.strip().startswith("Host CPU:"):
-                model += " (%s)" % line.split(":", 1)[1].strip()
+                return line.split(":", 1)[1].strip()
     except (OSError, RuntimeError):
         pass
-    return "%s, %s cores, Linux %s" % (model, cores, platform.release())
+    return None
 
 
 def main():

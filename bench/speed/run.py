@@ -8,6 +8,9 @@ same input batch: imports the ONNX file with amp.onnx (f32), converts it to
 f16 and bf16 for the host (`mixed-precision{precision=P target=cpu}`;
 `--target` changes the target), and times in one run, for
 each thread count, `amp-run --repeat R --threads T` of the three programs
+(four on a host other than `--bf16-chip`, default znver4: bf16 converted
+for that chip too, its `llvm.target` on the module, which shows what that
+chip's rule would give on this one)
 and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
 the same input, min of R calls after a warm-up. The four are timed in turn,
 `--rounds` times (default 3), and each keeps its fastest round: noise on
@@ -47,6 +50,7 @@ _runtime = importlib.util.module_from_spec(_spec)
 sys.path.insert(0, os.path.join(ROOT, "bench", "runtime"))
 _spec.loader.exec_module(_runtime)
 machine = _runtime.machine
+host_chip = _runtime.host_chip
 
 TIME = re.compile(r"time: min ([0-9.]+) ms")
 ORT_DIR = os.path.join(ROOT, "tools", "onnx", "ort", "node_modules")
@@ -85,6 +89,9 @@ def main():
     ap.add_argument("--target", default="cpu",
                     help="mixed-precision's target= for the f16/bf16 programs "
                          "(default: cpu, the host; empty: none)")
+    ap.add_argument("--bf16-chip", default="znver4",
+                    help="on another host, also time bf16 converted for this "
+                         "x86 chip (empty: skip)")
     ap.add_argument("--keep", metavar="DIR",
                     help="write the programs and inputs to DIR and keep them")
     args = ap.parse_args()
@@ -102,6 +109,8 @@ def main():
         print("bench/speed: onnxruntime-node is not installed "
               "(scripts/setup-reference.sh); ONNX Runtime is skipped", file=sys.stderr)
     import amp.onnx
+    # bf16 as converted for --bf16-chip, where the host is another chip.
+    chip_column = args.bf16_chip and host_chip() != args.bf16_chip
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="amp-speed-") as scratch:
@@ -121,6 +130,12 @@ def main():
                        "builtin.module(mixed-precision{precision=%s%s})"
                        % (low, " target=" + args.target if args.target else ""),
                        "-o", programs[low]])
+            if chip_column:
+                programs["bf16-chip"] = os.path.join(work, model.name + ".bf16-chip.mlir")
+                check([amp_opt, "-", "-p",
+                       "builtin.module(mixed-precision{precision=bf16})",
+                       "-o", programs["bf16-chip"]],
+                      input=for_chip(open(f32).read(), args.bf16_chip))
             (x,) = model.inputs()
             x = np.ascontiguousarray(x, dtype=np.float32)
             npy = os.path.join(work, model.name + ".npy")
@@ -153,9 +168,12 @@ def main():
                     for key, ms in times.items():
                         row[key] = min(row.get(key, ms), ms)
                 print("%-18s batch %4d  %d thread(s)  ORT %s  amp f32 %.2f  f16 %.2f  "
-                      "bf16 %.2f ms" % (model.name, row["batch"], t,
-                                        "%.2f" % row["ort"] if "ort" in row else "-",
-                                        row["f32"], row["f16"], row["bf16"]), flush=True)
+                      "bf16 %.2f ms%s" % (model.name, row["batch"], t,
+                                          "%.2f" % row["ort"] if "ort" in row else "-",
+                                          row["f32"], row["f16"], row["bf16"],
+                                          "  bf16 for %s %.2f ms" % (args.bf16_chip,
+                                                                    row["bf16-chip"])
+                                          if chip_column else ""), flush=True)
                 rows.append(row)
 
     if args.markdown:
@@ -168,21 +186,35 @@ def main():
                     "target=" + args.target if args.target else "no target",
                     "1.x CPU provider (onnxruntime-node), graph optimisations on"
                     if have_ort else "not installed (column empty)"))
+        chip = (" | bf16 for %s / f32" % args.bf16_chip) if chip_column else ""
         table += ("| model | batch | threads | ONNX Runtime (ms) | amp f32 (ms) | amp f16 (ms) "
-                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32 "
+                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32%s "
                   "| f32 speed-up over 1 thread |\n"
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s\n"
+                  % (chip, "---:|" if chip_column else ""))
         for r in rows:
             ort = r.get("ort")
             one = one_thread(rows, r)
-            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %s |\n" % (
+            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f |%s %s |\n" % (
                 r["model"], r["batch"], r["threads"], "%.2f" % ort if ort else "–",
                 r["f32"], r["f16"], r["bf16"], "%.1fx" % (r["f32"] / ort) if ort else "–",
                 r["f16"] / r["f32"], r["bf16"] / r["f32"],
+                " %.2f |" % (r["bf16-chip"] / r["f32"]) if chip_column else "",
                 "%.2fx" % (one["f32"] / r["f32"]) if one and r["threads"] != 1 else "–")
         _runtime.write_block(args.markdown, BEGIN, END, table)
     if args.plot:
         plot(rows, args.plot, have_ort)
+
+
+def for_chip(text, chip):
+    """The module `text` with an x86 `llvm.target` for `chip` (with
+    AVX512-BF16): mixed-precision decides by it instead of by the host."""
+    target = ('llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu", '
+              'chip = "%s", features = #llvm.target_features<["+avx512bf16", '
+              '"+avx512f", "+f16c"]>>' % chip)
+    if "\nmodule {" not in text:
+        raise RuntimeError("bench/speed: the imported model has no plain module")
+    return text.replace("\nmodule {", "\nmodule attributes {%s} {" % target, 1)
 
 
 def one_thread(rows, row):
