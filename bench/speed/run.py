@@ -179,7 +179,7 @@ def main():
     if args.markdown:
         table = ("Measured on: %s. Min of %d calls after a warm-up (in the rounds "
                  "after the first, as many calls as take %g s, up to %d), the best of %d "
-                 "rounds that time the four in turn; same input batch "
+                 "rounds that time the programs and ONNX Runtime in turn; same input batch "
                  "and thread count for both; f16/bf16 converted with %s; "
                  "ONNX Runtime %s.\n\n"
                  % (machine(), args.repeat, args.min_seconds, args.max_repeat, args.rounds,
