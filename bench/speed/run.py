@@ -95,6 +95,9 @@ def main():
     ap.add_argument("--keep", metavar="DIR",
                     help="write the programs and inputs to DIR and keep them")
     args = ap.parse_args()
+    if args.bf16_chip and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.bf16_chip):
+        ap.error("--bf16-chip: '%s' is not an LLVM CPU name (letters, digits, "
+                 "'_', '.', '-')" % args.bf16_chip)
     models = accuracy.all_models()
     if args.models == "digits":
         models = [m for m in models if m.name.startswith("digits-")]
