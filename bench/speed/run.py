@@ -9,9 +9,9 @@ f16 and bf16 for the host (`mixed-precision{precision=P target=cpu}`;
 `--target` changes the target), and times in one run, for
 each thread count, `amp-run --repeat R --threads T` of the three programs
 (four on a host other than `--bf16-chip`, default znver4: bf16 converted
-for that chip too, its `llvm.target` on the module, which shows what that
-chip's rule would give on this one)
-and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
+for that chip too, its `llvm.target` on the module, and run with
+`amp-run --bf16-dot` where the host has the instruction, which shows what
+that chip's rule would give on this one) and ONNX Runtime's CPU provider (onnxruntime-node, intra-op threads T) on
 the same input, min of R calls after a warm-up. The four are timed in turn,
 `--rounds` times (default 3), and each keeps its fastest round: noise on
 a shared machine comes in bursts of seconds, which one process of R calls
@@ -161,7 +161,9 @@ def main():
                             [amp_run, path, "--entry=main", "--input=" + npy,
                              "--cast-inputs", "--threads=%d" % t,
                              "--repeat=%d" % calls.get(precision, args.repeat),
-                             "--output=" + os.devnull]))
+                             "--output=" + os.devnull]
+                            + (["--bf16-dot"] if precision == "bf16-chip" and
+                               host_has_bf16_dot() else [])))
                     # Later rounds call each program for --min-seconds at
                     # least: a process of a few calls of a fast program
                     # can sit in one of this VM's slow spells entirely.
@@ -207,6 +209,18 @@ def main():
         _runtime.write_block(args.markdown, BEGIN, END, table)
     if args.plot:
         plot(rows, args.plot, have_ort)
+
+
+def host_has_bf16_dot():
+    """Whether the host has the AVX512-BF16 dot product: amp-run uses it
+    by default on chips where it pays only, and the 'bf16 for chip' column
+    times the code as that chip would run it (amp-run --bf16-dot)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = f.read().split()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags and "avx512vl" in flags
 
 
 def for_chip(text, chip):

@@ -91,6 +91,15 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   amp::PackWeightsOptions pack;
   pack.bf16Pairs = options.bf16Dot;
   func.addPass(amp::createPackWeights(pack));
+  // f16/bf16 operands that a kernel would widen at each of its many reads
+  // widened once; the widening of a computed operand fuses with the op
+  // that computes it.
+  if (options.widenReusedInputs) {
+    amp::WidenReusedInputsOptions widen;
+    widen.keepBF16Products = options.bf16Dot;
+    func.addPass(amp::createWidenReusedInputs(widen));
+    func.addPass(amp::createFuseElementwise());
+  }
   // Padded convolution inputs: the border filled, the interior written by
   // the op that computes it.
   func.addPass(amp::createPadInPlace());

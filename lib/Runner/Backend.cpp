@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Backend.h"
+#include "amp/Backend/CPU/CPUTarget.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,6 +52,8 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       cpuOptions.push_back("bf16-dot=true");
     if (!options.cpuExcessPrecision)
       cpuOptions.push_back("excess-precision=false");
+    if (!options.cpuWidenReusedInputs)
+      cpuOptions.push_back("widen-reused-inputs=false");
     if (options.cpuTileCols)
       cpuOptions.push_back("tile-cols=" +
                            std::to_string(*options.cpuTileCols));
@@ -58,6 +61,10 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       pipeline += "{" + llvm::join(cpuOptions, " ") + "}";
   }
   return pipeline;
+}
+
+bool mlir::amp::runtime::hostBF16DotPays() {
+  return hostHasBF16Dot() && hasFastBF16Dot(llvm::sys::getHostCPUName());
 }
 
 bool mlir::amp::runtime::hostHasAVX512() {

@@ -25,22 +25,30 @@ func.func @chain(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x25
   return %1 : tensor<64x256xf32>
 }
 
-// With f32 arguments each operand is rounded to f16 once, by a vectorized
-// kernel of its own that writes a temporary; the matmul reads rows of B in
-// f16 vectors and keeps a row of 16 f32 accumulators in registers along k
-// (a block argument of the k loop); both temporaries are freed.
+// With f32 arguments each operand is rounded to f16 and, since the matmul
+// reads each of its elements 64 times, widened back once
+// (amp-widen-reused-inputs), by a vectorized kernel of its own that writes
+// an f32 temporary; the matmul reads f32 scalars of A and f32 vectors of
+// B, and keeps its tile of 8 rows of 2 vectors of f32 accumulators in
+// registers along k (block arguments of the k loop, starting at the
+// filled zeros); both temporaries are freed.
 // IO32-LABEL: llvm.func @matmul
-// IO32:         %[[A16:.+]] = llvm.call @malloc
-// IO32:         %[[B16:.+]] = llvm.call @malloc
+// IO32:         %[[A:.+]] = llvm.call @malloc
 // IO32:         llvm.fptrunc {{.+}} : vector<16xf32> to vector<16xf16>
-// IO32:         llvm.store {{.+}} : vector<16xf16>, !llvm.ptr
+// IO32-NEXT:    llvm.fpext {{.+}} : vector<16xf16> to vector<16xf32>
+// IO32:         llvm.store {{.+}} : vector<16xf32>, !llvm.ptr
+// IO32:         %[[B:.+]] = llvm.call @malloc
 // IO32:         llvm.fptrunc {{.+}} : vector<16xf32> to vector<16xf16>
-// IO32:         llvm.store {{.+}} : vector<16xf16>, !llvm.ptr
-// IO32:       ^bb{{[0-9]+}}(%{{.+}}: i64, %{{.+}}: vector<16xf32>):
-// IO32:         llvm.load {{.+}} -> vector<16xf16>
-// IO32:         llvm.fpext {{.+}} : vector<16xf16> to vector<16xf32>
-// IO32-DAG:     llvm.call @free(%[[A16]])
-// IO32-DAG:     llvm.call @free(%[[B16]])
+// IO32-NEXT:    llvm.fpext {{.+}} : vector<16xf16> to vector<16xf32>
+// IO32:         llvm.store {{.+}} : vector<16xf32>, !llvm.ptr
+// IO32:       ^bb{{[0-9]+}}(%{{.+}}: i64, %{{.+}}: vector<16xf32>, {{.+}}):
+// IO32:         llvm.load {{.+}} -> f32
+// IO32-NOT:     llvm.fpext
+// IO32:         llvm.load {{.+}} -> vector<16xf32>
+// IO32-NOT:     llvm.fpext
+// IO32:         llvm.intr.fmuladd
+// IO32-DAG:     llvm.call @free(%[[A]])
+// IO32-DAG:     llvm.call @free(%[[B]])
 // IO32:         llvm.return
 func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

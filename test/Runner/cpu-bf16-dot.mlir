@@ -1,14 +1,15 @@
-// On a CPU with AVX512-BF16, amp-run reduces bf16 products two at a time
-// with vdpbf16ps (amp-lower-to-llvm{bf16-dot}): constant weights are packed
-// in pairs of k at compile time (amp-pack-weights{bf16-pairs}) and each
-// kernel step accumulates both products of a pair in every lane. The
-// products are exact in f32 either way, so with the dot product and
-// without it (--no-bf16-dot: widened operands, one fused multiply-add per
-// product) the results differ only in the order of the f32 sums: by a few
-// f32 rounding errors of the sum (|sum| <= K * 0.5 * 1 = 32, u = 2^-24):
-// atol = 1e-4. Against f32, the bf16 rounding of the inputs (u = 2^-8 on
-// each, the weights are exact) bounds the error by K * 2^-8 * 0.5 * 1:
-// atol = 0.13 for K = 64 (measured well within).
+// On a CPU with AVX512-BF16, amp-run --bf16-dot (its default on a chip where
+// the dot product outruns f32 multiply-adds) reduces bf16 products two at a
+// time with vdpbf16ps (amp-lower-to-llvm{bf16-dot}): constant weights are
+// packed in pairs of k at compile time (amp-pack-weights{bf16-pairs}) and
+// each kernel step accumulates both products of a pair in every lane. The
+// products are exact in f32 either way, so with the dot product and without
+// it (--no-bf16-dot: widened operands, one fused multiply-add per product)
+// the results differ only in the order of the f32 sums: by a few f32
+// rounding errors of the sum (|sum| <= K * 0.5 * 1 = 32, u = 2^-24): atol =
+// 1e-4. Against f32, the bf16 rounding of the inputs (u = 2^-8 on each, the
+// weights are exact) bounds the error by K * 2^-8 * 0.5 * 1: atol = 0.13 for
+// K = 64 (measured well within).
 //
 // The program is converted with no target (every op low): `target=cpu`
 // keeps contractions f32 on chips whose dot product does not pay.
@@ -18,21 +19,21 @@
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16})' -o %t/bf16.mlir
 // RUN: amp-run %s --entry=dense --seed=7 --save-inputs=%t/dense --output=%t/dense-f32.npy
 // RUN: amp-run %t/bf16.mlir --entry=dense --input=%t/dense/arg0.npy --no-bf16-dot --output=%t/dense-fma.npy
-// RUN: amp-run %t/bf16.mlir --entry=dense --input=%t/dense/arg0.npy --compare=%t/dense-fma.npy --rtol=0 --atol=1e-4 | FileCheck %s
-// RUN: amp-run %t/bf16.mlir --entry=dense --input=%t/dense/arg0.npy --compare=%t/dense-f32.npy --rtol=0 --atol=0.13 | FileCheck %s
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=dense --input=%t/dense/arg0.npy --compare=%t/dense-fma.npy --rtol=0 --atol=1e-4 | FileCheck %s
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=dense --input=%t/dense/arg0.npy --compare=%t/dense-f32.npy --rtol=0 --atol=0.13 | FileCheck %s
 // RUN: amp-run %s --entry=narrow --seed=8 --save-inputs=%t/narrow --output=%t/narrow-f32.npy
 // RUN: amp-run %t/bf16.mlir --entry=narrow --input=%t/narrow/arg0.npy --no-bf16-dot --output=%t/narrow-fma.npy
-// RUN: amp-run %t/bf16.mlir --entry=narrow --input=%t/narrow/arg0.npy --compare=%t/narrow-fma.npy --rtol=0 --atol=1e-4 | FileCheck %s
-// RUN: amp-run %t/bf16.mlir --entry=narrow --input=%t/narrow/arg0.npy --compare=%t/narrow-f32.npy --rtol=0 --atol=0.05 | FileCheck %s
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=narrow --input=%t/narrow/arg0.npy --compare=%t/narrow-fma.npy --rtol=0 --atol=1e-4 | FileCheck %s
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=narrow --input=%t/narrow/arg0.npy --compare=%t/narrow-f32.npy --rtol=0 --atol=0.05 | FileCheck %s
 // CHECK: compare result 0 {{.*}} OK
 //
 // The lowered code calls the instruction: 512 bits for 32 columns (16
 // lanes); for 40, 512 bits for the first 32 and 256 bits (8 lanes) for the
 // last 8, so the comparisons above cover a kernel's narrower last tile;
 // without it, none.
-// RUN: amp-run %t/bf16.mlir --entry=dense --input=%t/dense/arg0.npy --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=DOT512
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=dense --input=%t/dense/arg0.npy --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=DOT512
 // DOT512: llvm.x86.avx512bf16.dpbf16ps.512
-// RUN: amp-run %t/bf16.mlir --entry=narrow --input=%t/narrow/arg0.npy --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=DOT256
+// RUN: amp-run %t/bf16.mlir --bf16-dot --entry=narrow --input=%t/narrow/arg0.npy --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=DOT256
 // DOT256-DAG: llvm.x86.avx512bf16.dpbf16ps.512
 // DOT256-DAG: llvm.x86.avx512bf16.dpbf16ps.256
 // RUN: amp-run %t/bf16.mlir --entry=dense --input=%t/dense/arg0.npy --no-bf16-dot --print-lowered --output=%t/x.npy 2>&1 | FileCheck %s --check-prefix=NODOT

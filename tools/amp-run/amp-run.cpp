@@ -123,16 +123,28 @@ static cl::opt<std::string> gpuFormat(
     cl::desc("CUDA backend: kernels as isa (PTX, compiled by the driver; the "
              "default), bin (cubin, needs ptxas) or fatbin"),
     cl::init("isa"), cl::cat(category));
+static cl::opt<bool> bf16Dot(
+    "bf16-dot",
+    cl::desc("CPU backend: reduce bf16 products with the AVX512-BF16 dot "
+             "product (the CPU must have it) also on a chip where f32 "
+             "multiply-adds outrun it; by default amp-run uses it only where "
+             "it is faster (Zen 4)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> noBF16Dot(
     "no-bf16-dot",
     cl::desc("CPU backend: do not use the AVX512-BF16 dot product for bf16 "
-             "contractions even where the CPU has it"),
+             "contractions, even on a chip where it is faster"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> noExcessPrecision(
     "no-excess-precision",
     cl::desc("CPU backend: round the result of every bf16 op to bf16, as "
              "the program says, instead of once per chain of ops computed "
              "in f32"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> noWidenReusedInputs(
+    "no-widen-reused-inputs",
+    cl::desc("CPU backend: widen the f16/bf16 operands of contractions at "
+             "every read in their kernels instead of once before them"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
@@ -306,14 +318,16 @@ compile(ModuleOp module, const EntrySignature &signature,
                                      " (Debian: libomp-22-dev)");
     cpuThreads = 1;
   }
+  bool useBF16Dot = bf16Dot || (!noBF16Dot && hostBF16DotPays());
   std::string pipeline =
       getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
                                           cpuThreads,
-                                          !noBF16Dot && hostHasBF16Dot(),
+                                          useBF16Dot,
                                           hostHasAVX512()
                                               ? std::nullopt
                                               : std::optional<unsigned>(1),
-                                          !noExcessPrecision});
+                                          !noExcessPrecision,
+                                          !noWidenReusedInputs});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");
@@ -451,6 +465,11 @@ int main(int argc, char **argv) {
     return error("--f32 and --nonfinite-report go with --find-nonfinite");
   if (!inputDirs.empty() && !inputs.empty())
     return error("give the inputs with --input or --input-dir, not both");
+  if (bf16Dot && noBF16Dot)
+    return error("--bf16-dot and --no-bf16-dot contradict each other");
+  // The code would stop at its first vdpbf16ps (an illegal instruction).
+  if (bf16Dot && backend->backend == Backend::CPU && !hostHasBF16Dot())
+    return error("--bf16-dot: this CPU has no AVX512-BF16 dot product");
   if (inputDirs.size() > 1 &&
       (!outputs.empty() || !references.empty() || !saveInputs.empty() ||
        repeat.getNumOccurrences()))

@@ -45,6 +45,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "convolution's f32 sums where its result is only "
                      "widened again (amp-wide-convolution-results)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> widenReusedInputs{
+      *this, "widen-reused-inputs",
+      llvm::cl::desc("Widen the f16/bf16 inputs that a contraction reads "
+                     "many times per element once, before it, instead of "
+                     "at every read in its kernel "
+                     "(amp-widen-reused-inputs)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> tileCols{
       *this, "tile-cols",
       llvm::cl::desc("Vectors side by side in each row of a contraction's "

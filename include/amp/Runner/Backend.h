@@ -38,7 +38,7 @@ struct BackendOptions {
   /// The threads CPU code runs on (amp-lower-to-llvm{threads=N}).
   unsigned cpuThreads = 1;
   /// CPU code reduces bf16 products with AVX512-BF16
-  /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot.
+  /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot and hostBF16DotPays.
   bool cpuBF16Dot = false;
   /// Vectors side by side in a row of CPU contraction tiles
   /// (amp-lower-to-llvm{tile-cols}), unset for the pipeline's default; see
@@ -47,11 +47,19 @@ struct BackendOptions {
   /// CPU code computes bf16 arithmetic in f32, rounding once per chain of
   /// ops (amp-lower-to-llvm{excess-precision}).
   bool cpuExcessPrecision = true;
+  /// CPU code widens the f16/bf16 inputs that contractions read many times
+  /// once, before them (amp-lower-to-llvm{widen-reused-inputs}).
+  bool cpuWidenReusedInputs = true;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the
 /// AVX512VL forms of it), as LLVM detects its features.
 bool hostHasBF16Dot();
+
+/// Whether this machine's CPU has the AVX512-BF16 dot product and adds
+/// bf16 products faster with it than f32 products with fused multiply-adds
+/// (amp::hasFastBF16Dot of its chip): amp-run's default for cpuBF16Dot.
+bool hostBF16DotPays();
 
 /// Whether this machine's CPU has AVX-512 (32 vector registers, which
 /// contraction tiles of two vectors a row fill), as LLVM detects it.

@@ -25,7 +25,7 @@ using namespace mlir::amp;
 /// one dot product every two cycles against two FMAs a cycle, half f32's
 /// rate (bench/cpu-rates), and its bf16 programs ran 1.3-1.5x slower than
 /// f32. Chips not measured are not assumed fast.
-static bool hasFastBF16Dot(StringRef chip) { return chip == "znver4"; }
+bool mlir::amp::hasFastBF16Dot(StringRef chip) { return chip == "znver4"; }
 
 namespace {
 

@@ -30,6 +30,13 @@ void registerCPUTargetModel(DialectRegistry &registry);
 /// LLVM (triple, CPU name, features).
 void registerCPUTargets();
 
+/// Whether the x86 chip `chip` (an LLVM CPU name) adds bf16 products
+/// faster with the AVX512-BF16 dot product than f32 products with fused
+/// multiply-adds (bench/cpu-rates): Zen 4 (`znver4`). Only there do bf16
+/// contractions pay for computing low, and amp-run use the dot product by
+/// default.
+bool hasFastBF16Dot(llvm::StringRef chip);
+
 /// The host's `#llvm.target`.
 Attribute getHostCPUTarget(MLIRContext *context);
 

@@ -63,6 +63,85 @@ def PackWeights : Pass<"amp-pack-weights"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def WidenReusedInputs : Pass<"amp-widen-reused-inputs"> {
+  let summary = "Widen the f16 or bf16 inputs that a reduction reads many "
+                "times once, before it";
+  let description = [{
+    A contraction of f16 or bf16 operands that sums in f32 widens its
+    operands in its body (`acc + extf(a) * extf(b)`), and the kernels of
+    amp-vectorize-contractions widen them where the body does: once per
+    read. A matmul reads each element of `B[k, j]` once per tile of rows
+    and each element of `A[i, k]` once per tile of columns, each a
+    conversion (`vcvtph2ps`, or two integer ops for bf16) that costs about
+    two f32 multiply-adds, and a scalar of `A` broadcast to a vector takes
+    a whole vector's conversion. Widened once, before the op, the inputs
+    are read as f32 and the kernel is the f32 kernel.
+
+    This pass runs on tensors, before bufferization: for each
+    `linalg.generic` that reduces, each input whose block argument only
+    `arith.extf` ops use (all to the same type) and that the op reads
+    `min-reads` times or more per element (its loops' iterations over the
+    input's elements: a matmul's `B` is read M times, a 3x3 convolution's
+    input about 9 times) becomes an elementwise `linalg.generic` that
+    widens the whole tensor; the block argument takes the wide type and the
+    extfs go. An input made by a `tensor.pad` with a constant padding value
+    becomes the pad of the widened source, so that amp-pad-in-place still
+    writes the widening into the padded buffer. Inputs read about once per
+    element (a sum, a global pool) keep their casts in the kernel, which
+    then moves half the bytes. The products and sums are those of the same
+    widened values in the same order: results are bit-identical.
+
+    With `keep-bf16-products` (set with amp-vectorize-contractions{bf16-dot}),
+    the bf16 inputs of `acc + extf(a) * extf(b)` stay: the AVX512-BF16 dot
+    product reads them as they are.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(i, j, k) -> (i, k), (i, j, k) -> (k, j),
+                                     (i, j, k) -> (i, j)],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %w : tensor<64x32xf16>, tensor<32x16xf16>)
+        outs(%acc : tensor<64x16xf32>) {
+      ^bb0(%x: f16, %y: f16, %s: f32):
+        %xw = arith.extf %x : f16 to f32
+        %yw = arith.extf %y : f16 to f32
+        %p = arith.mulf %xw, %yw : f32
+        %r = arith.addf %s, %p : f32
+        linalg.yield %r : f32
+    } -> tensor<64x16xf32>
+    ```
+    After (`%a` is read 16 times per element, `%w` 64 times):
+    ```mlir
+    %aw = linalg.generic {...} ins(%a : tensor<64x32xf16>)
+        outs(%e0 : tensor<64x32xf32>) {
+      ^bb0(%x: f16, %o: f32):
+        %xw = arith.extf %x : f16 to f32
+        linalg.yield %xw : f32
+    } -> tensor<64x32xf32>
+    %ww = linalg.generic {...} ins(%w : tensor<32x16xf16>) ...
+    linalg.generic {...} ins(%aw, %ww : tensor<64x32xf32>, tensor<32x16xf32>)
+        outs(%acc : tensor<64x16xf32>) {
+      ^bb0(%x: f32, %y: f32, %s: f32):
+        %p = arith.mulf %x, %y : f32
+        %r = arith.addf %s, %p : f32
+        linalg.yield %r : f32
+    } -> tensor<64x16xf32>
+    ```
+  }];
+  let options = [
+    Option<"minReads", "min-reads", "double", /*default=*/"2",
+           "Widen an input that the op reads at least this many times per "
+           "element (at least 1)">,
+    Option<"keepBF16Products", "keep-bf16-products", "bool",
+           /*default=*/"false",
+           "Leave the bf16 inputs of bf16 product sums, for "
+           "amp-vectorize-contractions{bf16-dot}">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
   let summary = "Register-tiled vector kernels for contractions, "
                 "convolutions and pools on buffers";
