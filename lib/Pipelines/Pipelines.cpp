@@ -93,12 +93,14 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   func.addPass(amp::createPackWeights(pack));
   // f16/bf16 operands that a kernel would widen at each of its many reads
   // widened once; the widening of a computed operand fuses with the op
-  // that computes it.
+  // that computes it, and the widenings of one value for several ops (a
+  // weight that each step of an unrolled recurrence reads) are one.
   if (options.widenReusedInputs) {
     amp::WidenReusedInputsOptions widen;
     widen.keepBF16Products = options.bf16Dot;
     func.addPass(amp::createWidenReusedInputs(widen));
     func.addPass(amp::createFuseElementwise());
+    func.addPass(createCSEPass());
   }
   // Padded convolution inputs: the border filled, the interior written by
   // the op that computes it.

@@ -31,8 +31,10 @@ func.func @chain(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x25
 // an f32 temporary; the matmul reads f32 scalars of A and f32 vectors of
 // B, and keeps its tile of 8 rows of 2 vectors of f32 accumulators in
 // registers along k (block arguments of the k loop, starting at the
-// filled zeros); both temporaries are freed.
+// filled zeros); both temporaries are freed (the result's buffer, the
+// first allocated, is the caller's).
 // IO32-LABEL: llvm.func @matmul
+// IO32:         llvm.call @malloc
 // IO32:         %[[A:.+]] = llvm.call @malloc
 // IO32:         llvm.fptrunc {{.+}} : vector<16xf32> to vector<16xf16>
 // IO32-NEXT:    llvm.fpext {{.+}} : vector<16xf16> to vector<16xf32>

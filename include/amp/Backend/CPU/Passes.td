@@ -157,7 +157,9 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     that is broadcast -- unless the input indexes the row dimension (then
     once per row), and applies the op's body to whole vectors. The body's
     casts stay where they are: an f16 or bf16 operand is loaded in its type
-    and widened in registers. A product that only an addition uses becomes a
+    and widened in registers (amp-lower-to-llvm runs
+    amp-widen-reused-inputs first, which widens once the operands that an
+    op reads many times). A product that only an addition uses becomes a
     `vector.fma`. The reductions run in the op's order, so each output
     element sums its terms in the same order as the op's loops would.
 
