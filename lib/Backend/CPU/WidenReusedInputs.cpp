@@ -139,7 +139,7 @@ struct WidenReusedInputs
     : amp::impl::WidenReusedInputsBase<WidenReusedInputs> {
   using Base::Base;
   void runOnOperation() override {
-    if (minReads < 1) {
+    if (!(minReads >= 1)) { // NaN too
       getOperation()->emitError("amp-widen-reused-inputs: min-reads must be "
                                 "at least 1, not ")
           << minReads;

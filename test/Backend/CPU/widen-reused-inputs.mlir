@@ -3,6 +3,8 @@
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=100}))' -split-input-file | FileCheck %s --check-prefix=MIN100
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=0.5}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: min-reads must be at least 1, not 5.000000e-01
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=nan}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: min-reads must be at least 1, not nan
 
 // A matmul of f16 operands summed in f32 reads each element of %a 16 times
 // (once per column) and each of %w 64 times (once per row): both are widened
