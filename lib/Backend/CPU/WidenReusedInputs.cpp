@@ -38,6 +38,32 @@ std::optional<double> amp::getReadsPerElement(linalg::GenericOp op,
   return iterations / type.getNumElements();
 }
 
+std::optional<double> amp::getWideningsPerElement(linalg::GenericOp op,
+                                                  OpOperand *input,
+                                                  int64_t tileRows) {
+  std::optional<double> reads = getReadsPerElement(op, input);
+  if (!reads || op.getNumDpsInits() != 1)
+    return reads;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (outMap.getNumResults() == 0 || !outMap.isProjectedPermutation())
+    return reads;
+  unsigned vectorDim =
+      cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+  if (!map.isFunctionOfDim(vectorDim))
+    return reads; // a broadcast scalar: a whole vector widened per read
+  // The rows that share each vector read: along the longest output
+  // dimension the input does not index, at most a tile's.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rows = 1;
+  for (AffineExpr index : outMap.getResults().drop_back()) {
+    unsigned dim = cast<AffineDimExpr>(index).getPosition();
+    if (!map.isFunctionOfDim(dim))
+      rows = std::max(rows, std::min(tileRows, ranges[dim]));
+  }
+  return *reads / rows;
+}
+
 /// The type every use of `arg` widens it to with `arith.extf`, or null when
 /// it has no use or one that is not such a widening.
 static FloatType getWidenedType(BlockArgument arg) {
@@ -61,7 +87,8 @@ static Value widenTensor(RewriterBase &rewriter, Location loc, Value low,
   auto wideType = type.clone(wide);
   FloatAttr padValue;
   auto pad = low.getDefiningOp<tensor::PadOp>();
-  if (pad && pad.getConstantPaddingValue() &&
+  if (pad && pad.getSourceType().hasStaticShape() &&
+      pad.getConstantPaddingValue() &&
       matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue))) {
     // Widening is exact: the widened pad value is the pad value.
     APFloat value = padValue.getValue();
@@ -92,7 +119,8 @@ static Value widenTensor(RewriterBase &rewriter, Location loc, Value low,
 }
 
 LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
-                                     linalg::GenericOp op, double minReads,
+                                     linalg::GenericOp op,
+                                     double minWidenings, int64_t tileRows,
                                      bool keepBF16Products) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
     return failure();
@@ -103,9 +131,11 @@ LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(input);
     FloatType wide = getWidenedType(arg);
-    std::optional<double> reads = getReadsPerElement(op, input);
-    if (!wide || !reads || *reads < minReads ||
-        (bf16Products && arg.getType() == bf16))
+    std::optional<double> widenings =
+        getWideningsPerElement(op, input, tileRows);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!wide || !type || type.getEncoding() || !widenings ||
+        *widenings < minWidenings || (bf16Products && arg.getType() == bf16))
       continue;
     // Right after the value, so that what comes right before the op (the
     // fill of its output, which its kernel folds) still does.
@@ -139,17 +169,20 @@ struct WidenReusedInputs
     : amp::impl::WidenReusedInputsBase<WidenReusedInputs> {
   using Base::Base;
   void runOnOperation() override {
-    if (!(minReads >= 1)) { // NaN too
-      getOperation()->emitError("amp-widen-reused-inputs: min-reads must be "
-                                "at least 1, not ")
-          << minReads;
+    if (!(minWidenings >= 1) || tileRows < 1) { // NaN too
+      getOperation()->emitError("amp-widen-reused-inputs: min-widenings "
+                                "must be at least 1 and tile-rows at least "
+                                "1, not ")
+          << static_cast<double>(minWidenings) << " and "
+          << static_cast<int64_t>(tileRows);
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> ops;
     getOperation()->walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
-      (void)amp::widenReusedInputs(rewriter, op, minReads, keepBF16Products);
+      (void)amp::widenReusedInputs(rewriter, op, minWidenings, tileRows,
+                                   keepBF16Products);
   }
 };
 } // namespace

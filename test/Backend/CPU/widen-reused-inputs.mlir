@@ -1,14 +1,18 @@
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs))' -split-input-file | FileCheck %s
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{keep-bf16-products}))' -split-input-file | FileCheck %s --check-prefix=KEEP
-// RUN: amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=100}))' -split-input-file | FileCheck %s --check-prefix=MIN100
-// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=0.5}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: min-reads must be at least 1, not 5.000000e-01
-// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-reads=nan}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=NAN
-// NAN: min-reads must be at least 1, not nan
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-widenings=100}))' -split-input-file | FileCheck %s --check-prefix=MIN100
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-widenings=0.5}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: min-widenings must be at least 1 and tile-rows at least 1, not 5.000000e-01 and 8
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{min-widenings=nan}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: min-widenings must be at least 1 and tile-rows at least 1, not nan and 8
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-widen-reused-inputs{tile-rows=0}))' -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
+// ROWS: min-widenings must be at least 1 and tile-rows at least 1, not 2.000000e+00 and 0
 
 // A matmul of f16 operands summed in f32 reads each element of %a 16 times
-// (once per column) and each of %w 64 times (once per row): both are widened
-// once, by elementwise ops before it, and the matmul multiplies f32.
+// (once per column: a broadcast scalar, a whole vector widened each time)
+// and each of %w 64 times (once per row, a vector that 8 rows share: 8
+// widenings): both are widened once, by elementwise ops before it, and the
+// matmul multiplies f32.
 // CHECK-LABEL: func.func @matmul_f16
 // CHECK: %[[EW:.+]] = tensor.empty() : tensor<32x16xf32>
 // CHECK: %[[W:.+]] = linalg.generic {{.+}} ins(%arg1 : tensor<32x16xf16>) outs(%[[EW]] : tensor<32x16xf32>)
@@ -23,7 +27,7 @@
 // CHECK-NEXT: arith.addf %[[S]], %[[M]] : f32
 // CHECK-NOT: arith.extf
 // CHECK: return
-// With at least 100 reads per element, neither is.
+// With at least 100 widenings per element, neither is.
 // MIN100-LABEL: func.func @matmul_f16
 // MIN100-NOT: tensor.empty
 // MIN100: ins(%arg0, %arg1 : tensor<64x32xf16>, tensor<32x16xf16>)
@@ -70,6 +74,33 @@ func.func @matmul_bf16(%a: tensor<16x8xbf16>, %w: tensor<8x16xbf16>, %init: tens
 
 // -----
 
+// With 4 rows the kernel widens each element of %w once (its 4 rows share
+// every vector read): %w stays f16, half the bytes; %a, a broadcast scalar
+// read 16 times, is widened.
+// CHECK-LABEL: func.func @few_rows
+// CHECK: %[[A:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<4x32xf16>) outs(%{{.+}} : tensor<4x32xf32>)
+// CHECK: linalg.generic {{.+}} ins(%[[A]], %arg1 : tensor<4x32xf32>, tensor<32x16xf16>)
+// CHECK-NEXT: ^bb0(%[[P:.+]]: f32, %[[Q:.+]]: f16, %{{.+}}: f32):
+// CHECK-NEXT: %[[QW:.+]] = arith.extf %[[Q]] : f16 to f32
+// CHECK-NEXT: arith.mulf %[[P]], %[[QW]] : f32
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @few_rows(%a: tensor<4x32xf16>, %w: tensor<32x16xf16>, %init: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : tensor<4x32xf16>, tensor<32x16xf16>) outs(%init : tensor<4x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xw = arith.extf %x : f16 to f32
+    %yw = arith.extf %y : f16 to f32
+    %p = arith.mulf %xw, %yw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
 // A sum along rows reads each element once: its cast stays in the kernel,
 // which reads half the bytes.
 // CHECK-LABEL: func.func @row_sum
@@ -89,10 +120,10 @@ func.func @row_sum(%x: tensor<8x64xf16>, %init: tensor<8xf32>) -> tensor<8xf32> 
 
 // -----
 
-// A padded input of a convolution (the window reads each element about 9
-// times): the pad of the widened source, with the padding value widened,
-// so that amp-pad-in-place still writes the widening into the padded
-// buffer.
+// A padded input of a depthwise convolution (the window reads each element
+// about 6 times here, 9 on a large map, each read a vector): the pad of the
+// widened source, with the padding value widened, so that
+// amp-pad-in-place still writes the widening into the padded buffer.
 // The f16 pad and its padding value, which nothing else uses, go.
 // CHECK-LABEL: func.func @padded_depthwise
 // CHECK-NOT: tensor<1x10x10x16xf16>
@@ -196,4 +227,35 @@ func.func @pad_value_inside(%x: tensor<1x8x8x16xf16>, %f: tensor<3x3x16xf16>, %i
     linalg.yield %s : f32
   } -> tensor<1x8x8x16xf32>
   return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// A pad of a dynamic source into a static tensor: the padded tensor itself
+// is widened (an empty tensor of the source's shape would need its sizes).
+// CHECK-LABEL: func.func @pad_dynamic_source
+// CHECK: %[[PAD:.+]] = tensor.pad %arg0 low[0, 1] high[%arg3, 1]
+// CHECK: } : tensor<?x8xf16> to tensor<10x10xf16>
+// CHECK: %[[WIDE:.+]] = linalg.generic {{.+}} ins(%[[PAD]] : tensor<10x10xf16>) outs(%{{.+}} : tensor<10x10xf32>)
+// (%w is widened 10 / 8 times per element: it stays.)
+// CHECK: ins(%[[WIDE]], %arg1 : tensor<10x10xf32>, tensor<10x16xf16>)
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @pad_dynamic_source(%x: tensor<?x8xf16>, %w: tensor<10x16xf16>, %init: tensor<10x16xf32>, %h: index) -> tensor<10x16xf32> {
+  %zero = arith.constant 0.0 : f16
+  %padded = tensor.pad %x low[0, 1] high[%h, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<?x8xf16> to tensor<10x10xf16>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%padded, %w : tensor<10x10xf16>, tensor<10x16xf16>) outs(%init : tensor<10x16xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %aw = arith.extf %a : f16 to f32
+    %bw = arith.extf %b : f16 to f32
+    %p = arith.mulf %aw, %bw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<10x16xf32>
+  return %r : tensor<10x16xf32>
 }

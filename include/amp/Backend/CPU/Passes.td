@@ -79,15 +79,22 @@ def WidenReusedInputs : Pass<"amp-widen-reused-inputs"> {
 
     This pass runs on tensors, before bufferization: for each
     `linalg.generic` that reduces, each input whose block argument only
-    `arith.extf` ops use (all to the same type) and that the op reads
-    `min-reads` times or more per element (its loops' iterations over the
-    input's elements: a matmul's `B` is read M times, a 3x3 convolution's
-    input about 9 times) becomes an elementwise `linalg.generic` that
-    widens the whole tensor; the block argument takes the wide type and the
-    extfs go. An input made by a `tensor.pad` with a constant padding value
-    becomes the pad of the widened source, so that amp-pad-in-place still
-    writes the widening into the padded buffer. Inputs read about once per
-    element (a sum, a global pool) keep their casts in the kernel, which
+    `arith.extf` ops use (all to the same type) and that the kernel would
+    widen `min-widenings` times or more per element becomes an elementwise
+    `linalg.generic` that widens the whole tensor; the block argument takes
+    the wide type and the extfs go. The kernel's widenings per element are
+    the op's reads of it (its loops' iterations over the input's
+    elements), over the rows of a tile (at most `tile-rows`) for an input
+    read as vectors, which a tile's rows share when the input does not
+    index the output dimension they lie along: a 512^3 matmul's `B[k, j]`
+    is widened 512 / 8 = 64 times per element, `A[i, k]`, a broadcast
+    scalar, 512 times (each a whole vector's conversion); with 4 rows, `B`
+    once, and it stays. A depthwise 3x3 convolution widens its input about
+    9 times per element. An input made by a `tensor.pad` of a static source
+    with a constant padding value becomes the pad of the widened source,
+    so that amp-pad-in-place still writes the widening into the padded
+    buffer. Inputs read about once per element (a sum, a global pool, a
+    matmul's weights for a few rows) keep their casts in the kernel, which
     then moves half the bytes. The products and sums are those of the same
     widened values in the same order: results are bit-identical.
 
@@ -110,7 +117,8 @@ def WidenReusedInputs : Pass<"amp-widen-reused-inputs"> {
         linalg.yield %r : f32
     } -> tensor<64x16xf32>
     ```
-    After (`%a` is read 16 times per element, `%w` 64 times):
+    After (`%a`, a broadcast scalar, is widened 16 times per element, `%w`
+    64 / 8 = 8 times):
     ```mlir
     %aw = linalg.generic {...} ins(%a : tensor<64x32xf16>)
         outs(%e0 : tensor<64x32xf32>) {
@@ -129,9 +137,12 @@ def WidenReusedInputs : Pass<"amp-widen-reused-inputs"> {
     ```
   }];
   let options = [
-    Option<"minReads", "min-reads", "double", /*default=*/"2",
-           "Widen an input that the op reads at least this many times per "
-           "element (at least 1)">,
+    Option<"minWidenings", "min-widenings", "double", /*default=*/"2",
+           "Widen an input once where the kernel would widen each element "
+           "at least this many times (at least 1)">,
+    Option<"tileRows", "tile-rows", "int64_t", /*default=*/"8",
+           "The rows of amp-vectorize-contractions' tiles, which share each "
+           "vector read (its `rows`)">,
     Option<"keepBF16Products", "keep-bf16-products", "bool",
            /*default=*/"false",
            "Leave the bf16 inputs of bf16 product sums, for "
