@@ -194,8 +194,9 @@ static void bufferize(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(options));
 }
 
-/// Fused kernels on buffers, as outlined GPU kernels.
-static void buildGPUKernels(OpPassManager &pm) {
+/// Fused kernels on buffers, as outlined GPU kernels. Threads of a
+/// subgroup exchange values with shuffles where `subgroupSize` is not 0.
+static void buildGPUKernels(OpPassManager &pm, int64_t subgroupSize) {
   amp::buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
   // Temporaries are freed on the host when they die.
@@ -205,10 +206,18 @@ static void buildGPUKernels(OpPassManager &pm) {
   // a buffer as a bare pointer and a size, without offset or strides):
   // strided views are copied on the host.
   func.addPass(amp::createContiguousKernelBuffers());
+  // Contractions as kernels that stage operand tiles in workgroup memory
+  // and keep accumulators in registers (the strategy both GPU backends
+  // share); the rest as loops over the output.
+  func.addPass(amp::createTileContractionsForGPU());
   // One scf.parallel per kernel, with its reductions as scf.for loops inside
   // (a reduction over a middle axis would otherwise split the parallel
   // loops around an scf.for, which cannot be mapped to threads).
   func.addPass(amp::createReductionLoopsInnermost());
+  // Long row reductions (softmax, layer norm) with a workgroup per row.
+  amp::ReduceRowsInWorkgroupsOptions rows;
+  rows.subgroupSize = subgroupSize;
+  func.addPass(amp::createReduceRowsInWorkgroups(rows));
   func.addPass(createConvertLinalgToParallelLoopsPass());
   // Workgroups (blocks) of up to 64 invocations (threads) each.
   func.addPass(amp::createTileParallelLoopsForGPU());
@@ -225,7 +234,11 @@ static void buildGPUKernels(OpPassManager &pm) {
 }
 
 void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
-  buildGPUKernels(pm);
+  // No shuffles: their width must be the device's subgroup size, which a
+  // Vulkan target env does not fix (lavapipe's differs from GPUs').
+  buildGPUKernels(pm, /*subgroupSize=*/0);
+  // Workgroup buffers in SPIR-V's Workgroup storage class.
+  pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
   // compute in f32.
   pm.addPass(amp::createEmulateBF16Storage());
@@ -328,7 +341,10 @@ std::string mlir::amp::findLibdevice() {
 
 void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                             const LowerToNVVMOptions &options) {
-  buildGPUKernels(pm);
+  // NVIDIA's warps are 32 threads.
+  buildGPUKernels(pm, /*subgroupSize=*/32);
+  // Workgroup buffers as the kernels' workgroup attributions (.shared).
+  pm.addPass(amp::createWorkgroupAllocsToAttributions());
   // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the
   // target: it attaches its own #nvvm.target, which links no libdevice
   // unless $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH says where the toolkit is,

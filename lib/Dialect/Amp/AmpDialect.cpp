@@ -158,6 +158,14 @@ PrecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // Kernel tile sizes that the GPU backends read (and check in full); the
+  // dialect only knows their form.
+  if (name == "amp.lowering_config") {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a dictionary, got "
+                             << attr.getValue();
+    return success();
+  }
   if (name != getPrecisionAttrName() && name != getScopeAttrName())
     return op->emitError() << "unknown amp attribute '" << name
                            << "'; expected '" << getPrecisionAttrName()

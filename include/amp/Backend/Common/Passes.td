@@ -250,4 +250,95 @@ def FuseElementwise : Pass<"amp-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TileContractionsForGPU : Pass<"amp-tile-contractions-for-gpu"> {
+  let summary = "Run contractions on buffers as GPU kernels that tile them "
+                "in workgroup memory and keep accumulators in registers";
+  let description = [{
+    Replaces every contraction on buffers that both GPU backends' strategy
+    takes (`amp::matchGPUContraction`: matmul, batch matmul, transposed
+    operands, the two products of attention; any number of batch
+    dimensions, one m, one n and one k dimension, identity-layout buffers
+    of static shape, any side-effect-free body) by a `gpu.launch`:
+
+    - each workgroup computes a `tileM x tileN` block of the output (the
+      grid's z dimension runs over the batch);
+    - each k step of `tileK` elements is staged in `#gpu.address_space<
+      workgroup>` buffers, two of each operand: the next step is loaded from
+      global memory before the current step's arithmetic and stored to the
+      other buffer after it, with one `gpu.barrier` per step;
+    - each thread keeps a `threadM x threadN` tile of accumulators (the op's
+      output type, f32 for amp's f16/bf16 contractions) in registers
+      through the whole reduction, applies the op's body for k = 0, 1, ...
+      in order, and stores each output once;
+    - shapes that are no multiple of the tiles are masked: operand reads
+      past an end are clamped to the last row or column (they feed only
+      outputs that are not stored), the last k step has its own static
+      length, and stores are guarded.
+
+    A `linalg.fill` of the output right before the op becomes the
+    accumulators' initial value. The tile sizes come from
+    `amp::chooseGPUContractionConfig` unless the op carries an
+    `amp.lowering_config = {workgroup = array<i64: M, N, K>, thread =
+    array<i64: M, N>}` attribute; the launch carries the configuration it
+    used. An attribute that is malformed or that the target cannot run
+    (more than 1024 threads, more than 48 KiB of workgroup memory) is an
+    error. Ops the strategy does not take are left to the loop lowering.
+
+    The backends give the workgroup buffers their target's form:
+    `amp-workgroup-allocs-to-attributions` (NVVM) and
+    `amp-workgroup-allocs-to-spirv` (SPIR-V).
+  }];
+  let options = [
+    Option<"minWorkgroups", "min-workgroups", "int64_t", /*default=*/"128",
+           "Fewest workgroups a tiling should give before smaller tiles are "
+           "preferred">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ReduceRowsInWorkgroups : Pass<"amp-reduce-rows-in-workgroups"> {
+  let summary = "Run row reductions on buffers as GPU kernels that reduce "
+                "each row across a workgroup";
+  let description = [{
+    Replaces every row reduction on buffers that the GPU strategy takes
+    (`amp::matchGPURowReduction`: one reduction loop, the last, of at least
+    `min-row-size` elements; a body that yields `combiner(x, acc)` with an
+    associative and commutative combiner: addf, mulf, maximumf, minimumf,
+    maxnumf, minnumf) by a `gpu.launch` with one workgroup per row (softmax's
+    max and sum, layer norm's mean and variance, `linalg.reduce`):
+
+    - each thread reduces elements `tid, tid + W, ...` of the row in a
+      register, starting from the combiner's identity;
+    - with `subgroup-size` S > 0, the threads of each subgroup combine
+      their results with `gpu.shuffle xor` (log2 S steps), the subgroups'
+      results meet in workgroup memory after one barrier and the first
+      subgroup combines them the same way; with S = 0 (targets without
+      subgroup shuffles) a tree through workgroup memory with a barrier per
+      level does it;
+    - thread 0 combines the row's result with the output's old value and
+      stores it.
+
+    The workgroup has `workgroup-size` threads, or the power of two that
+    holds a shorter row. Results differ from a sequential loop by the
+    rounding of another summation order.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"256",
+           "Most threads per row (a power of two)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "Threads that shuffle values among themselves (a power of two; 0 "
+           "combines through workgroup memory only)">,
+    Option<"minRowSize", "min-row-size", "int64_t", /*default=*/"64",
+           "Shortest row reduced by a workgroup (shorter ones stay one "
+           "thread's loop)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // AMP_BACKEND_COMMON_PASSES_TD

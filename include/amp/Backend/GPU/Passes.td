@@ -130,4 +130,34 @@ def TileParallelLoopsForGPU : Pass<"amp-tile-parallel-loops-for-gpu"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def WorkgroupAllocsToAttributions
+    : Pass<"amp-workgroup-allocs-to-attributions"> {
+  let summary = "Turn workgroup-memory allocations in GPU kernels into "
+                "workgroup attributions";
+  let description = [{
+    A `memref.alloc` in `#gpu.address_space<workgroup>` inside a `gpu.func`
+    (the staged operand tiles of amp's contraction kernels) would lower to
+    a `malloc` call on NVVM. This pass makes each such allocation of static
+    shape in the function's entry block a workgroup attribution of the
+    function, which the NVVM lowering emits as a `.shared` array, and
+    erases its deallocations. Other allocations are left alone.
+
+    Before:
+    ```mlir
+    gpu.func @k() kernel {
+      %s = memref.alloc() : memref<2x64x17xf16, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    gpu.func @k() workgroup(%s : memref<2x64x17xf16, #gpu.address_space<workgroup>>) kernel {
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // AMP_BACKEND_GPU_PASSES_TD

@@ -100,4 +100,28 @@ def ExpandFloorCeilDiv : Pass<"amp-expand-floor-ceil-div"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def WorkgroupAllocsToSPIRV : Pass<"amp-workgroup-allocs-to-spirv"> {
+  let summary = "Put workgroup-memory allocations of GPU kernels in SPIR-V's "
+                "Workgroup storage class";
+  let description = [{
+    The GPU-to-SPIR-V conversion turns a `memref.alloc` in
+    `#spirv.storage_class<Workgroup>` inside a kernel into a Workgroup
+    `spirv.GlobalVariable`, but does not map `#gpu.address_space<
+    workgroup>`, the memory space amp's contraction kernels (and the GPU
+    dialect) use. This pass gives every such allocation inside a `gpu.func`
+    the SPIR-V storage class; loads and stores of it are unchanged. Other
+    uses than loads, stores and deallocations are an error.
+
+    Before:
+    ```mlir
+    %s = memref.alloc() : memref<2x64x17xf16, #gpu.address_space<workgroup>>
+    ```
+    After:
+    ```mlir
+    %s = memref.alloc() : memref<2x64x17xf16, #spirv.storage_class<Workgroup>>
+    ```
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
 #endif // AMP_BACKEND_SPIRV_PASSES_TD

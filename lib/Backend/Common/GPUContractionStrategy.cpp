@@ -1,0 +1,531 @@
+//===- GPUContractionStrategy.cpp - Tiled contractions on GPUs ------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/Common/GPUContractionStrategy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+//===----------------------------------------------------------------------===//
+// The configuration as an attribute
+//===----------------------------------------------------------------------===//
+
+DictionaryAttr GPUContractionConfig::toAttr(MLIRContext *context) const {
+  Builder b(context);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("workgroup",
+                      b.getDenseI64ArrayAttr({tileM, tileN, tileK})),
+       b.getNamedAttr("thread", b.getDenseI64ArrayAttr({threadM, threadN}))});
+}
+
+std::optional<GPUContractionConfig>
+GPUContractionConfig::fromAttr(Attribute attr, std::string &error) {
+  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
+  auto workgroup =
+      dict ? dict.getAs<DenseI64ArrayAttr>("workgroup") : DenseI64ArrayAttr();
+  auto thread =
+      dict ? dict.getAs<DenseI64ArrayAttr>("thread") : DenseI64ArrayAttr();
+  if (!workgroup || !thread || workgroup.size() != 3 || thread.size() != 2 ||
+      dict.size() != 2) {
+    error = "expected {workgroup = array<i64: M, N, K>, thread = "
+            "array<i64: M, N>}";
+    return std::nullopt;
+  }
+  GPUContractionConfig config;
+  config.tileM = workgroup[0];
+  config.tileN = workgroup[1];
+  config.tileK = workgroup[2];
+  config.threadM = thread[0];
+  config.threadN = thread[1];
+  return config;
+}
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+int64_t GPUContraction::batch() const {
+  int64_t product = 1;
+  for (unsigned d : batchDims)
+    product *= loopSizes[d];
+  return product;
+}
+
+static bool isPlainGlobalBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+         !memref.getMemorySpace();
+}
+
+FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
+                                                   std::string *reason) {
+  auto fail = [&](const Twine &why) -> FailureOr<GPUContraction> {
+    if (reason)
+      *reason = why.str();
+    return failure();
+  };
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return fail("not a linalg op");
+  if (!linalgOp.hasPureBufferSemantics())
+    return fail("not on buffers");
+  if (linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
+    return fail("not two inputs and one init");
+  for (Value operand : op->getOperands())
+    if (!isPlainGlobalBuffer(operand.getType()))
+      return fail("an operand is not an identity-layout buffer of static "
+                  "shape in global memory");
+  if (!linalgOp.hasOnlyProjectedPermutations())
+    return fail("an indexing map is not a projected permutation");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(linalgOp);
+  if (failed(dims))
+    return fail("not a contraction");
+  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
+    return fail("not one m, one n and one k dimension");
+  if (dims->batch.size() + 3 != linalgOp.getNumLoops())
+    return fail("a loop is neither batch, m, n nor k");
+  Block &body = linalgOp->getRegion(0).front();
+  for (Operation &inner : body.without_terminator())
+    if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
+        inner.getNumRegions() != 0)
+      return fail("the body reads indices, has effects or regions");
+  if (body.getTerminator()->getNumOperands() != 1)
+    return fail("the body does not yield one value");
+
+  GPUContraction c;
+  c.op = linalgOp;
+  c.batchDims.assign(dims->batch.begin(), dims->batch.end());
+  c.mDim = dims->m.front();
+  c.nDim = dims->n.front();
+  c.kDim = dims->k.front();
+  c.loopSizes = linalgOp.getStaticLoopRanges();
+  AffineMap lhsMap = linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));
+  c.lhs = lhsMap.isFunctionOfDim(c.mDim) ? 0 : 1;
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Choosing tiles
+//===----------------------------------------------------------------------===//
+
+GPUContractionConfig
+amp::chooseGPUContractionConfig(const GPUContraction &c,
+                                int64_t minWorkgroups) {
+  // From large output tiles (more reuse of each staged operand element) to
+  // small ones (more workgroups), 256 threads each.
+  static const GPUContractionConfig candidates[] = {
+      {64, 64, 16, 4, 4}, {32, 64, 16, 2, 4}, {32, 32, 16, 2, 2}};
+  GPUContractionConfig config = candidates[std::size(candidates) - 1];
+  for (const GPUContractionConfig &candidate : candidates) {
+    int64_t grid = c.batch() * llvm::divideCeil(c.sizeM(), candidate.tileM) *
+                   llvm::divideCeil(c.sizeN(), candidate.tileN);
+    if (grid >= minWorkgroups) {
+      config = candidate;
+      break;
+    }
+  }
+  // A dimension smaller than its tile gets the smallest power of two that
+  // holds it (a matrix-vector-like product does not leave most threads
+  // idle), and thread tiles shrink until a workgroup has 64 threads.
+  auto shrink = [](int64_t size, int64_t &tile, int64_t &thread) {
+    if (size < tile)
+      tile = static_cast<int64_t>(llvm::PowerOf2Ceil(size));
+    thread = std::min(thread, tile);
+  };
+  shrink(c.sizeM(), config.tileM, config.threadM);
+  shrink(c.sizeN(), config.tileN, config.threadN);
+  while (config.threads() < 64 && (config.threadM > 1 || config.threadN > 1)) {
+    if (config.threadN >= config.threadM)
+      config.threadN /= 2;
+    else
+      config.threadM /= 2;
+  }
+  config.tileK = std::min<int64_t>(config.tileK, c.sizeK());
+  return config;
+}
+
+std::optional<std::string>
+amp::checkGPUContractionConfig(const GPUContraction &c,
+                               const GPUContractionConfig &config) {
+  if (config.tileM < 1 || config.tileN < 1 || config.tileK < 1 ||
+      config.threadM < 1 || config.threadN < 1)
+    return std::string("tile sizes must be positive");
+  if (config.tileM % config.threadM || config.tileN % config.threadN)
+    return std::string(
+        "workgroup tile sizes must be multiples of the thread tile sizes");
+  if (config.threads() > 1024)
+    return "a workgroup of " + std::to_string(config.threads()) +
+           " threads exceeds 1024";
+  if (config.threadM * config.threadN > 64)
+    return std::string("a thread tile of more than 64 accumulators");
+  auto bytes = [](Value buffer) {
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    return static_cast<int64_t>(llvm::divideCeil(
+        element.getIntOrFloatBitWidth(), 8));
+  };
+  linalg::LinalgOp op = c.op;
+  Value lhs = op.getDpsInputs()[c.lhs];
+  Value rhs = op.getDpsInputs()[1 - c.lhs];
+  int64_t shared = 2 * (config.tileM * (config.tileK + 1) * bytes(lhs) +
+                        config.tileK * (config.tileN + 1) * bytes(rhs));
+  if (shared > 48 * 1024)
+    return std::to_string(shared) +
+           " bytes of workgroup memory exceed the 48 KiB every target has";
+  if (llvm::divideCeil(c.sizeM(), config.tileM) > 65535 ||
+      llvm::divideCeil(c.sizeN(), config.tileN) > 65535 || c.batch() > 65535)
+    return std::string("more than 65535 workgroups along a grid dimension");
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits the kernel of one contraction inside its gpu.launch.
+class ContractionKernel {
+public:
+  ContractionKernel(RewriterBase &rewriter, const GPUContraction &c,
+                    const GPUContractionConfig &config, Location loc)
+      : b(rewriter), c(c), cfg(config), loc(loc) {}
+
+  FailureOr<gpu::LaunchOp> emit();
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, cst(y));
+  }
+  Value minimum(Value x, int64_t y) {
+    return arith::MinUIOp::create(b, loc, x, cst(y));
+  }
+
+  /// The indices of `operand` at the iteration point `ivs` (one value per
+  /// loop; only the loops the operand's map reads need be set).
+  SmallVector<Value> indicesOf(OpOperand *operand, ArrayRef<Value> ivs) {
+    AffineMap map = c.op.getMatchingIndexingMap(operand);
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      indices.push_back(ivs[map.getDimPosition(r)]);
+    return indices;
+  }
+
+  /// Loads this thread's share of the operand tile at reduction offset
+  /// `k0`: element e of the tile (row-major in the operand's contiguous
+  /// dimension, so that neighbouring threads read neighbouring addresses)
+  /// is loaded by thread e mod threads. Rows and columns past the operand's
+  /// end are clamped to its last ones: those elements feed only outputs
+  /// that are not stored, or reduction steps that are not taken.
+  SmallVector<Value> loadTile(bool lhs, Value k0);
+  /// Stores what loadTile loaded into workgroup buffer `buf`.
+  void storeTile(bool lhs, ArrayRef<Value> values, Value buf);
+  /// Position (row in the tile's own dimension, k) of the e-th element
+  /// this thread moves.
+  std::pair<Value, Value> tileElement(bool lhs, int64_t e);
+  /// acc = body(a, b, acc) for `count` reduction steps of buffer `buf`.
+  SmallVector<Value> compute(Value buf, int64_t count, ValueRange acc);
+
+  OpBuilder &b;
+  GPUContraction c;
+  const GPUContractionConfig &cfg;
+  Location loc;
+
+  // Set while emitting the launch body.
+  Value tid, tx, ty, m0, n0;
+  SmallVector<Value> batchIvs; // per loop, null where not a batch loop
+  Value lhsShared, rhsShared;
+  SmallVector<scf::ForOp> toUnroll;
+};
+} // namespace
+
+std::pair<Value, Value> ContractionKernel::tileElement(bool lhs, int64_t e) {
+  OpOperand *operand = c.op.getDpsInputOperand(lhs ? c.lhs : 1 - c.lhs);
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  unsigned own = lhs ? c.mDim : c.nDim;
+  int64_t ownTile = lhs ? cfg.tileM : cfg.tileN;
+  bool kInner = map.getDimPosition(map.getNumResults() - 1) == c.kDim;
+  Value linear = add(tid, cst(e * cfg.threads()));
+  Value row, k;
+  if (kInner) {
+    row = arith::DivUIOp::create(b, loc, linear, cst(cfg.tileK));
+    k = arith::RemUIOp::create(b, loc, linear, cst(cfg.tileK));
+  } else {
+    k = arith::DivUIOp::create(b, loc, linear, cst(ownTile));
+    row = arith::RemUIOp::create(b, loc, linear, cst(ownTile));
+  }
+  (void)own;
+  return {row, k};
+}
+
+static int64_t elementsPerThread(const GPUContractionConfig &cfg, bool lhs) {
+  int64_t elements = (lhs ? cfg.tileM : cfg.tileN) * cfg.tileK;
+  return llvm::divideCeil(elements, cfg.threads());
+}
+
+SmallVector<Value> ContractionKernel::loadTile(bool lhs, Value k0) {
+  OpOperand *operand = c.op.getDpsInputOperand(lhs ? c.lhs : 1 - c.lhs);
+  unsigned own = lhs ? c.mDim : c.nDim;
+  Value origin = lhs ? m0 : n0;
+  SmallVector<Value> values;
+  for (int64_t e = 0; e < elementsPerThread(cfg, lhs); ++e) {
+    auto [row, k] = tileElement(lhs, e);
+    SmallVector<Value> ivs(batchIvs);
+    ivs[own] = minimum(add(origin, row), c.loopSizes[own] - 1);
+    ivs[c.kDim] = minimum(add(k0, k), c.loopSizes[c.kDim] - 1);
+    values.push_back(memref::LoadOp::create(b, loc, operand->get(),
+                                            indicesOf(operand, ivs)));
+  }
+  return values;
+}
+
+void ContractionKernel::storeTile(bool lhs, ArrayRef<Value> values,
+                                  Value buf) {
+  int64_t elements = (lhs ? cfg.tileM : cfg.tileN) * cfg.tileK;
+  for (auto [e, value] : llvm::enumerate(values)) {
+    auto [row, k] = tileElement(lhs, e);
+    auto store = [&](OpBuilder &builder, Location l) {
+      if (lhs)
+        memref::StoreOp::create(builder, l, value, lhsShared,
+                                ValueRange{buf, row, k});
+      else
+        memref::StoreOp::create(builder, l, value, rhsShared,
+                                ValueRange{buf, k, row});
+    };
+    // The last element a thread moves may lie past the tile when the
+    // tile's size is no multiple of the workgroup's.
+    if (static_cast<int64_t>(e + 1) * cfg.threads() <= elements) {
+      store(b, loc);
+      continue;
+    }
+    Value linear = add(tid, cst(e * cfg.threads()));
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         linear, cst(elements));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &builder, Location l) {
+      store(builder, l);
+      scf::YieldOp::create(builder, l);
+    });
+  }
+}
+
+SmallVector<Value> ContractionKernel::compute(Value buf, int64_t count,
+                                              ValueRange acc) {
+  Block &body = c.op->getRegion(0).front();
+  auto loop = scf::ForOp::create(
+      b, loc, cst(0), cst(count), cst(1), acc,
+      [&](OpBuilder &builder, Location l, Value kk, ValueRange accs) {
+        SmallVector<Value> lhs, rhs;
+        for (int64_t i = 0; i < cfg.threadM; ++i) {
+          Value row = arith::AddIOp::create(
+              builder, l, ty,
+              arith::ConstantIndexOp::create(builder, l, i * cfg.threadsM()));
+          lhs.push_back(memref::LoadOp::create(builder, l, lhsShared,
+                                               ValueRange{buf, row, kk}));
+        }
+        for (int64_t j = 0; j < cfg.threadN; ++j) {
+          Value col = arith::AddIOp::create(
+              builder, l, tx,
+              arith::ConstantIndexOp::create(builder, l, j * cfg.threadsN()));
+          rhs.push_back(memref::LoadOp::create(builder, l, rhsShared,
+                                               ValueRange{buf, kk, col}));
+        }
+        SmallVector<Value> results;
+        for (int64_t i = 0; i < cfg.threadM; ++i) {
+          for (int64_t j = 0; j < cfg.threadN; ++j) {
+            IRMapping map;
+            map.map(body.getArgument(c.lhs), lhs[i]);
+            map.map(body.getArgument(1 - c.lhs), rhs[j]);
+            map.map(body.getArgument(2), accs[i * cfg.threadN + j]);
+            for (Operation &inner : body.without_terminator())
+              builder.clone(inner, map);
+            results.push_back(
+                map.lookup(body.getTerminator()->getOperand(0)));
+          }
+        }
+        scf::YieldOp::create(builder, l, results);
+      });
+  // Small reduction steps are unrolled once the kernel is complete (the
+  // unrolling replaces the loop's results).
+  if (count * cfg.threadM * cfg.threadN <= 1024)
+    toUnroll.push_back(loop);
+  return SmallVector<Value>(loop.getResults());
+}
+
+FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
+  Value init = c.op.getDpsInits()[0];
+  auto initType = cast<MemRefType>(init.getType());
+  Type accType = initType.getElementType();
+  Value lhsValue = c.op.getDpsInputs()[c.lhs];
+  Value rhsValue = c.op.getDpsInputs()[1 - c.lhs];
+
+  // A fill of the output right before the op is the accumulators' start.
+  Value fillValue;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(c.op->getPrevNode()))
+    if (fill.getDpsInits()[0] == init &&
+        fill.getInputs()[0].getType() == accType)
+      fillValue = fill.getInputs()[0];
+
+  int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cst(llvm::divideCeil(sizeN, cfg.tileN)),
+      cst(llvm::divideCeil(sizeM, cfg.tileM)), cst(c.batch()),
+      cst(cfg.threadsN()), cst(cfg.threadsM()), cst(1));
+  launch->setAttr(kLoweringConfigAttrName, cfg.toAttr(b.getContext()));
+  Block &kernel = launch.getBody().front();
+  b.setInsertionPointToEnd(&kernel);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&kernel);
+
+  tx = launch.getThreadIds().x;
+  ty = launch.getThreadIds().y;
+  tid = add(mul(ty, cfg.threadsN()), tx);
+  n0 = mul(launch.getBlockIds().x, cfg.tileN);
+  m0 = mul(launch.getBlockIds().y, cfg.tileM);
+  batchIvs.assign(c.loopSizes.size(), Value());
+  Value batch = launch.getBlockIds().z;
+  for (unsigned d : llvm::reverse(c.batchDims)) {
+    batchIvs[d] = arith::RemUIOp::create(b, loc, batch, cst(c.loopSizes[d]));
+    batch = arith::DivUIOp::create(b, loc, batch, cst(c.loopSizes[d]));
+  }
+
+  // Operand tiles in workgroup memory, two of each, rows padded by one
+  // element so that threads storing down a column hit distinct banks.
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto sharedType = [&](Value operand, int64_t rows, int64_t cols) {
+    return MemRefType::get(
+        {2, rows, cols}, cast<MemRefType>(operand.getType()).getElementType(),
+        MemRefLayoutAttrInterface(), workgroup);
+  };
+  lhsShared = memref::AllocOp::create(
+      b, loc, sharedType(lhsValue, cfg.tileM, cfg.tileK + 1));
+  rhsShared = memref::AllocOp::create(
+      b, loc, sharedType(rhsValue, cfg.tileK, cfg.tileN + 1));
+
+  // Output positions of this thread: rows ty + i * threadsM, columns
+  // tx + j * threadsN, so that neighbouring threads read neighbouring
+  // words of the staged tiles and store neighbouring outputs.
+  SmallVector<Value> rows, cols;
+  for (int64_t i = 0; i < cfg.threadM; ++i)
+    rows.push_back(add(m0, add(ty, cst(i * cfg.threadsM()))));
+  for (int64_t j = 0; j < cfg.threadN; ++j)
+    cols.push_back(add(n0, add(tx, cst(j * cfg.threadsN()))));
+  OpOperand *initOperand = c.op.getDpsInitOperand(0);
+  auto outputIvs = [&](Value row, Value col) {
+    SmallVector<Value> ivs(batchIvs);
+    ivs[c.mDim] = row;
+    ivs[c.nDim] = col;
+    return ivs;
+  };
+  SmallVector<Value> acc;
+  for (int64_t i = 0; i < cfg.threadM; ++i)
+    for (int64_t j = 0; j < cfg.threadN; ++j) {
+      if (fillValue) {
+        acc.push_back(fillValue);
+        continue;
+      }
+      SmallVector<Value> ivs = outputIvs(minimum(rows[i], sizeM - 1),
+                                         minimum(cols[j], sizeN - 1));
+      acc.push_back(memref::LoadOp::create(b, loc, init,
+                                           indicesOf(initOperand, ivs)));
+    }
+
+  // Prologue: the first k step staged in buffer 0.
+  int64_t steps = llvm::divideCeil(sizeK, cfg.tileK);
+  storeTile(true, loadTile(true, cst(0)), cst(0));
+  storeTile(false, loadTile(false, cst(0)), cst(0));
+  gpu::BarrierOp::create(b, loc);
+  // Every step but the last: the next step's tiles are loaded from global
+  // memory before this step's arithmetic and stored to the other buffer
+  // after it; one barrier per step separates both buffers' readers from
+  // their writers.
+  if (steps > 1) {
+    auto loop = scf::ForOp::create(
+        b, loc, cst(0), cst(steps - 1), cst(1), acc,
+        [&](OpBuilder &, Location, Value step, ValueRange accs) {
+          Value buf = arith::RemUIOp::create(b, loc, step, cst(2));
+          Value next = arith::SubIOp::create(b, loc, cst(1), buf);
+          Value k0 = mul(add(step, cst(1)), cfg.tileK);
+          SmallVector<Value> lhsNext = loadTile(true, k0);
+          SmallVector<Value> rhsNext = loadTile(false, k0);
+          SmallVector<Value> out = compute(buf, cfg.tileK, accs);
+          storeTile(true, lhsNext, next);
+          storeTile(false, rhsNext, next);
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, out);
+        });
+    acc.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  // The last step (of sizeK - (steps - 1) * tileK elements, known here).
+  acc = compute(cst((steps - 1) % 2), sizeK - (steps - 1) * cfg.tileK, acc);
+
+  // The single store of each output this thread computed.
+  bool exactM = sizeM % cfg.tileM == 0, exactN = sizeN % cfg.tileN == 0;
+  for (int64_t i = 0; i < cfg.threadM; ++i)
+    for (int64_t j = 0; j < cfg.threadN; ++j) {
+      Value value = acc[i * cfg.threadN + j];
+      SmallVector<Value> indices =
+          indicesOf(initOperand, outputIvs(rows[i], cols[j]));
+      Value inside;
+      auto within = [&](Value index, int64_t size) {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     index, cst(size));
+      };
+      if (!exactM)
+        inside = within(rows[i], sizeM);
+      if (!exactN) {
+        Value col = within(cols[j], sizeN);
+        inside = inside ? arith::AndIOp::create(b, loc, inside, col) : col;
+      }
+      if (!inside) {
+        memref::StoreOp::create(b, loc, value, init, indices);
+        continue;
+      }
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &builder, Location l) {
+        memref::StoreOp::create(builder, l, value, init, indices);
+        scf::YieldOp::create(builder, l);
+      });
+    }
+  // The loads of one reduction step overlap the arithmetic of the last.
+  for (scf::ForOp loop : toUnroll)
+    (void)loopUnrollFull(loop);
+  return launch;
+}
+
+FailureOr<gpu::LaunchOp>
+amp::tileGPUContraction(RewriterBase &rewriter, const GPUContraction &c,
+                        const GPUContractionConfig &config) {
+  Operation *op = c.op;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Operation *fill = op->getPrevNode();
+  ContractionKernel kernel(rewriter, c, config, op->getLoc());
+  FailureOr<gpu::LaunchOp> launch = kernel.emit();
+  if (failed(launch))
+    return failure();
+  // The fill became the accumulators' initial value (emit checked it).
+  if (auto fillOp = dyn_cast_or_null<linalg::FillOp>(fill))
+    if (fillOp.getDpsInits()[0] == cast<linalg::LinalgOp>(op).getDpsInits()[0] &&
+        fillOp.getInputs()[0].getType() ==
+            cast<MemRefType>(fillOp.getDpsInits()[0].getType())
+                .getElementType())
+      rewriter.eraseOp(fillOp);
+  rewriter.eraseOp(op);
+  return launch;
+}

@@ -1,0 +1,52 @@
+//===- WorkgroupAllocsToAttributions.cpp - Shared memory for NVVM ---------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_WORKGROUPALLOCSTOATTRIBUTIONS
+#include "amp/Backend/GPU/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+static bool isWorkgroupMemory(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+namespace {
+struct WorkgroupAllocsToAttributions
+    : amp::impl::WorkgroupAllocsToAttributionsBase<
+          WorkgroupAllocsToAttributions> {
+  using Base::Base;
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation()->walk([&](gpu::GPUFuncOp func) {
+      SmallVector<memref::AllocOp> allocs;
+      for (auto alloc : func.getBody().front().getOps<memref::AllocOp>())
+        if (isWorkgroupMemory(alloc.getType()) &&
+            alloc.getType().hasStaticShape() && alloc.getOperands().empty())
+          allocs.push_back(alloc);
+      for (memref::AllocOp alloc : allocs) {
+        BlockArgument buffer =
+            func.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
+        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            rewriter.eraseOp(user);
+        rewriter.replaceOp(alloc, buffer);
+      }
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,53 @@
+// The kernel structure amp-lower-to-nvvm gives contractions and row
+// reductions, read from the PTX: contractions stage their operand tiles in
+// shared memory between barriers and keep their accumulators in registers,
+// row reductions combine across a warp with shuffles, and ptxas assembles
+// every kernel for sm_80 and sm_90 without spilling a byte.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-nvvm{chip=sm_80 format=isa})' -o %t/f16-80.mlir
+// RUN: %python %S/Inputs/ptx_of.py %t/f16-80 < %t/f16-80.mlir | FileCheck %s --check-prefix=PTX
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80 format=isa})' -o %t/bf16-80.mlir
+// RUN: %python %S/Inputs/ptx_of.py %t/bf16-80 < %t/bf16-80.mlir | FileCheck %s --check-prefix=PTX
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{chip=sm_90 format=isa})' -o %t/f32-90.mlir
+// RUN: %python %S/Inputs/ptx_of.py %t/f32-90 < %t/f32-90.mlir | FileCheck %s --check-prefix=PTX
+//
+// RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_80 %t/f16-80 < %t/f16-80.mlir | FileCheck %s --check-prefix=NOSPILL %}
+// RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_80 %t/bf16-80 < %t/bf16-80.mlir | FileCheck %s --check-prefix=NOSPILL %}
+// RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_90 %t/f32-90 < %t/f32-90.mlir | FileCheck %s --check-prefix=NOSPILL %}
+//
+// The contraction kernel: f16/bf16 (or f32) tiles in shared memory, a
+// barrier per k step, fused multiply-adds into f32 registers.
+// PTX-LABEL: .entry matmul_kernel
+// PTX:       .shared .align {{[0-9]+}} .b8
+// PTX:       st.shared
+// PTX:       bar.sync 0
+// PTX:       ld.shared
+// PTX:       fma.rn.f32
+// PTX:       bar.sync 0
+// The softmax's max and sum: shuffles within a warp, shared memory between
+// warps.
+// PTX-LABEL: .entry softmax_kernel
+// PTX:       shfl.sync.bfly.b32
+// PTX:       st.shared
+// PTX:       bar.sync 0
+//
+// NOSPILL-NOT: spill_stores={{[1-9]}}
+// NOSPILL-NOT: spill_loads={{[1-9]}}
+// NOSPILL:     ptxas: matmul_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{[1-9][0-9]*}}
+// NOSPILL-NOT: spill_stores={{[1-9]}}
+// NOSPILL-NOT: spill_loads={{[1-9]}}
+
+func.func @matmul(%a: tensor<1000x129xf32>, %b: tensor<129x63xf32>) -> tensor<1000x63xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1000x63xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1000x63xf32>) -> tensor<1000x63xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1000x129xf32>, tensor<129x63xf32>) outs(%f : tensor<1000x63xf32>) -> tensor<1000x63xf32>
+  return %r : tensor<1000x63xf32>
+}
+
+func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %e = tensor.empty() : tensor<64x1000xf32>
+  %r = linalg.softmax dimension(1) ins(%x : tensor<64x1000xf32>) outs(%e : tensor<64x1000xf32>) -> tensor<64x1000xf32>
+  return %r : tensor<64x1000xf32>
+}

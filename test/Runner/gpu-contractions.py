@@ -1,0 +1,159 @@
+# REQUIRES: vulkan
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t | FileCheck %s
+#
+# Differential test of the GPU contraction kernels
+# (amp-tile-contractions-for-gpu: tiles staged in workgroup memory,
+# accumulators in registers, masked edges) against the CPU backend: every
+# contraction the strategy takes, at shapes with 1, 7, 63, 129 and 1000 in
+# every dimension (none a multiple of the tiles), in f32 and converted to
+# f16 and bf16, on inputs uniform in +-20 and in +-1e-3. Both backends run
+# the same converted program on the same inputs: the operands are the same
+# low-precision values and both accumulate in f32 in the order k = 0, 1, ...,
+# so they differ only where one fuses a multiply-add and the other rounds
+# the product: at most K * 2^-23 * max|a| * max|b| per element (f16 and
+# bf16 products are exact in f32, so there they agree bit for bit).
+#
+# The same script runs the cases on an NVIDIA GPU (--backend cuda; see
+# bench/gpu/device-check.sh).
+#
+# CHECK-NOT: FAIL
+# CHECK: contractions: {{[0-9]+}} runs, 0 failed
+
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+CASES = []
+
+
+def case(name, a_shape, b_shape, out_shape, maps, iterators, k):
+    CASES.append((name, a_shape, b_shape, out_shape, maps, iterators, k))
+
+
+def ty(shape):
+    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+
+
+# (name, A shape, B shape, C shape, indexing maps, iterator types, K)
+MM = ["affine_map<(m, n, k) -> (m, k)>", "affine_map<(m, n, k) -> (k, n)>",
+      "affine_map<(m, n, k) -> (m, n)>"]
+MM_BT = ["affine_map<(m, n, k) -> (m, k)>", "affine_map<(m, n, k) -> (n, k)>",
+         "affine_map<(m, n, k) -> (m, n)>"]
+MM_AT = ["affine_map<(m, n, k) -> (k, m)>", "affine_map<(m, n, k) -> (k, n)>",
+         "affine_map<(m, n, k) -> (m, n)>"]
+BMM = ["affine_map<(b, m, n, k) -> (b, m, k)>",
+       "affine_map<(b, m, n, k) -> (b, k, n)>",
+       "affine_map<(b, m, n, k) -> (b, m, n)>"]
+QK = ["affine_map<(b, h, s, t, d) -> (b, h, s, d)>",
+      "affine_map<(b, h, s, t, d) -> (b, h, t, d)>",
+      "affine_map<(b, h, s, t, d) -> (b, h, s, t)>"]
+PV = ["affine_map<(b, h, s, d, t) -> (b, h, s, t)>",
+      "affine_map<(b, h, s, d, t) -> (b, h, t, d)>",
+      "affine_map<(b, h, s, d, t) -> (b, h, s, d)>"]
+P3 = ["parallel", "parallel", "reduction"]
+case("matmul_1x129x1000", (1, 129), (129, 1000), (1, 1000), MM, P3, 129)
+case("matmul_1000x7x63", (1000, 7), (7, 63), (1000, 63), MM, P3, 7)
+case("matmul_63x1000x129", (63, 1000), (1000, 129), (63, 129), MM, P3, 1000)
+case("matmul_129x63x1", (129, 63), (63, 1), (129, 1), MM, P3, 63)
+case("matmul_7x1x7", (7, 1), (1, 7), (7, 7), MM, P3, 1)
+case("matmul_bt_129x63x1000", (129, 63), (1000, 63), (129, 1000), MM_BT, P3, 63)
+case("matmul_at_7x1000x129", (1000, 7), (1000, 129), (7, 129), MM_AT, P3, 1000)
+case("batch_matmul_7x63x129x7", (7, 63, 129), (7, 129, 7), (7, 63, 7), BMM,
+     ["parallel"] * 3 + ["reduction"], 129)
+case("attention_qk", (2, 3, 63, 16), (2, 3, 129, 16), (2, 3, 63, 129), QK,
+     ["parallel"] * 4 + ["reduction"], 16)
+case("attention_pv", (2, 3, 63, 129), (2, 3, 129, 16), (2, 3, 63, 16), PV,
+     ["parallel"] * 4 + ["reduction"], 129)
+
+
+def program(a_shape, b_shape, out_shape, maps, iterators):
+    return """func.func @main(%a: {A}, %b: {B}) -> {C} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {C}
+  %init = linalg.fill ins(%zero : f32) outs(%e : {C}) -> {C}
+  %r = linalg.generic {{indexing_maps = [{maps}],
+                        iterator_types = [{its}]}}
+      ins(%a, %b : {A}, {B}) outs(%init : {C}) {{
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }} -> {C}
+  return %r : {C}
+}}
+""".format(A=ty(a_shape), B=ty(b_shape), C=ty(out_shape),
+           maps=", ".join(maps), its=", ".join('"%s"' % i for i in iterators))
+
+
+PRECISIONS = ("f32", "f16", "bf16")
+MAGNITUDES = {"big": 20.0, "tiny": 1e-3}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--amp-opt", required=True)
+    parser.add_argument("--amp-run", required=True)
+    parser.add_argument("--backend", default="vulkan")
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    rng = np.random.default_rng(41)
+    runs = failed = 0
+    for name, a_shape, b_shape, out_shape, maps, its, k in CASES:
+        if args.only and args.only not in name:
+            continue
+        src = os.path.join(args.work, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(program(a_shape, b_shape, out_shape, maps, its))
+        for precision in PRECISIONS:
+            prog = src
+            if precision != "f32":
+                prog = os.path.join(args.work, "%s-%s.mlir" % (name, precision))
+                subprocess.run([args.amp_opt, src,
+                                "--mixed-precision=precision=" + precision,
+                                "-o", prog], check=True)
+            for magnitude, scale in MAGNITUDES.items():
+                stem = os.path.join(args.work, "%s-%s-%s" % (name, precision,
+                                                            magnitude))
+                a = (rng.uniform(-1, 1, a_shape) * scale).astype(np.float32)
+                b = (rng.uniform(-1, 1, b_shape) * scale).astype(np.float32)
+                np.save(stem + "-a.npy", a)
+                np.save(stem + "-b.npy", b)
+                inputs = "--input=%s-a.npy,%s-b.npy" % (stem, stem)
+                results = {}
+                for backend in ("cpu", args.backend):
+                    out = "%s-%s.npy" % (stem, backend)
+                    run = subprocess.run(
+                        [args.amp_run, prog, "--entry=main", inputs,
+                         "--backend=" + backend, "--output=" + out],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        text=True)
+                    if run.returncode != 0:
+                        print(run.stdout)
+                        results = None
+                        break
+                    results[backend] = np.load(out).astype(np.float64)
+                runs += 1
+                if results is None:
+                    failed += 1
+                    print("%s %s %s: FAIL (amp-run)" % (name, precision,
+                                                      magnitude))
+                    continue
+                ref, got = results["cpu"], results[args.backend]
+                bound = k * 2.0**-23 * np.abs(a).max() * np.abs(b).max()
+                err = np.abs(ref - got).max()
+                ok = bool(err <= bound) and np.isfinite(got).all()
+                failed += not ok
+                print("%s %s %s: max_err=%.3g bound=%.3g %s" %
+                      (name, precision, magnitude, err, bound,
+                       "OK" if ok else "FAIL"))
+    print("contractions: %d runs, %d failed" % (runs, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
