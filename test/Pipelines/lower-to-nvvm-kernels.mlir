@@ -1,5 +1,5 @@
 // The kernel structure amp-lower-to-nvvm gives contractions and row
-// reductions, read from the PTX: contractions stage their operand tiles in
+// reductions, read from the PTX. Contractions stage their operand tiles in
 // shared memory between barriers and keep their accumulators in registers,
 // row reductions combine across a warp with shuffles, and ptxas assembles
 // every kernel for sm_80 and sm_90 without spilling a byte.
@@ -16,25 +16,20 @@
 // RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_80 %t/bf16-80 < %t/bf16-80.mlir | FileCheck %s --check-prefix=NOSPILL %}
 // RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_90 %t/f32-90 < %t/f32-90.mlir | FileCheck %s --check-prefix=NOSPILL %}
 //
-// The contraction kernel: f16/bf16 (or f32) tiles in shared memory, a
-// barrier per k step, fused multiply-adds into f32 registers.
-// PTX-LABEL: .entry matmul_kernel
-// PTX:       .shared .align {{[0-9]+}} .b8
-// PTX:       st.shared
-// PTX:       bar.sync 0
-// PTX:       ld.shared
-// PTX:       fma.rn.f32
-// PTX:       bar.sync 0
-// The softmax's max and sum: shuffles within a warp, shared memory between
-// warps.
-// PTX-LABEL: .entry softmax_kernel
-// PTX:       shfl.sync.bfly.b32
-// PTX:       st.shared
-// PTX:       bar.sync 0
+// The contraction kernel: its tiles staged in shared memory, a barrier
+// before the k loop and one per step, fused multiply-adds into f32
+// registers (the kernels before it convert the operands to f16/bf16).
+// PTX:       binary matmul_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync=2 shfl.sync=0 fma.rn.f32={{[1-9][0-9]*}}
+// The softmax's max and sum: five shuffles within each warp, then the
+// warps' results through shared memory after one barrier, combined by the
+// first warp (three more shuffles for 8 warps).
+// PTX:       binary softmax_kernel{{(_[0-9]+)?}}: st.shared=1 ld.shared=1 bar.sync=1 shfl.sync=8
+// PTX:       binary softmax_kernel{{(_[0-9]+)?}}: st.shared=1 ld.shared=1 bar.sync=1 shfl.sync=8
 //
 // NOSPILL-NOT: spill_stores={{[1-9]}}
 // NOSPILL-NOT: spill_loads={{[1-9]}}
 // NOSPILL:     ptxas: matmul_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{[1-9][0-9]*}}
+// NOSPILL:     ptxas: softmax_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{[1-9][0-9]*}}
 // NOSPILL-NOT: spill_stores={{[1-9]}}
 // NOSPILL-NOT: spill_loads={{[1-9]}}
 

@@ -2,14 +2,16 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t | FileCheck %s
 #
-# Differential test of the GPU contraction kernels
+# Differential test of the GPU contraction (convolutions included, as
+# implicit GEMMs) and row reduction kernels
 # (amp-tile-contractions-for-gpu: tiles staged in workgroup memory,
 # accumulators in registers, masked edges) against the CPU backend: every
 # contraction the strategy takes, at shapes with 1, 7, 63, 129 and 1000 in
 # every dimension (none a multiple of the tiles), in f32 and converted to
 # f16 and bf16, on inputs uniform in +-20 and in +-1e-3. Both backends run
 # the same converted program on the same inputs: the operands are the same
-# low-precision values and both accumulate in f32 in the order k = 0, 1, ...,
+# low-precision values and both accumulate in f32 in the order k = 0, 1, ...
+# (row reductions: see REDUCTIONS),
 # so they differ only where one fuses a multiply-add and the other rounds
 # the product: at most K * 2^-23 * max|a| * max|b| per element (f16 and
 # bf16 products are exact in f32, so there they agree bit for bit).
@@ -18,7 +20,7 @@
 # bench/gpu/device-check.sh).
 #
 # CHECK-NOT: FAIL
-# CHECK: contractions: {{[0-9]+}} runs, 0 failed
+# CHECK: contractions: 102 runs, 0 failed
 
 import argparse
 import os
@@ -70,6 +72,59 @@ case("attention_pv", (2, 3, 63, 129), (2, 3, 129, 16), (2, 3, 63, 16), PV,
      ["parallel"] * 4 + ["reduction"], 129)
 
 
+# Row reductions (amp-reduce-rows-in-workgroups): (name, rows, row length,
+# combiner, identity). The workgroup combines partial results in another
+# order than the loop: sums differ by at most n * 2^-23 * sum |x| per row.
+REDUCTIONS = [("row_sum_7x1000", 7, 1000, "arith.addf", "0.0"),
+              ("row_sum_129x63", 129, 63, "arith.addf", "0.0"),
+              ("row_max_63x129", 63, 129, "arith.maximumf", "0xFF800000")]
+
+
+def reduction_program(rows, n, combiner, identity):
+    return """func.func @main(%a: tensor<{R}x{N}xf32>, %b: tensor<{R}x{N}xf32>) -> tensor<{R}xf32> {{
+  %init = arith.constant {I} : f32
+  %e = tensor.empty() : tensor<{R}xf32>
+  %f = linalg.fill ins(%init : f32) outs(%e : tensor<{R}xf32>) -> tensor<{R}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                         affine_map<(i, j) -> (i, j)>,
+                                         affine_map<(i, j) -> (i)>],
+                        iterator_types = ["parallel", "reduction"]}}
+      ins(%a, %b : tensor<{R}x{N}xf32>, tensor<{R}x{N}xf32>) outs(%f : tensor<{R}xf32>) {{
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = {C} %p, %acc : f32
+    linalg.yield %s : f32
+  }} -> tensor<{R}xf32>
+  return %r : tensor<{R}xf32>
+}}
+""".format(R=rows, N=n, C=combiner, I=identity)
+
+
+# Convolutions as implicit GEMMs: (name, image NHWC, filter HWCF, strides,
+# dilations).
+CONVS = [("conv3x3_33x33x7_to_63", (1, 33, 33, 7), (3, 3, 7, 63), 1, 1),
+         ("conv3x3_s2_2x17x17x129_to_7", (2, 17, 17, 129), (3, 3, 129, 7), 2, 1),
+         ("conv3x3_d2_20x20x16_to_33", (1, 20, 20, 16), (3, 3, 16, 33), 1, 2),
+         ("conv1x7_1x9x63x1_to_129", (1, 9, 63, 1), (1, 7, 1, 129), 1, 1)]
+
+
+def conv_program(image, kernel, stride, dilation):
+    n, h, w, _ = image
+    kh, kw, _, f = kernel
+    out = (n, (h - dilation * (kh - 1) - 1) // stride + 1,
+           (w - dilation * (kw - 1) - 1) // stride + 1, f)
+    return """func.func @main(%a: {A}, %b: {B}) -> {C} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {C}
+  %init = linalg.fill ins(%zero : f32) outs(%e : {C}) -> {C}
+  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<{D}> : tensor<2xi64>,
+                                 strides = dense<{S}> : tensor<2xi64>}}
+      ins(%a, %b : {A}, {B}) outs(%init : {C}) -> {C}
+  return %r : {C}
+}}
+""".format(A=ty(image), B=ty(kernel), C=ty(out), D=dilation, S=stride)
+
+
 def program(a_shape, b_shape, out_shape, maps, iterators):
     return """func.func @main(%a: {A}, %b: {B}) -> {C} {{
   %zero = arith.constant 0.0 : f32
@@ -103,12 +158,28 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(41)
     runs = failed = 0
-    for name, a_shape, b_shape, out_shape, maps, its, k in CASES:
+    def contraction_bound(k):
+        return lambda a, b: k * 2.0**-23 * np.abs(a).max() * np.abs(b).max()
+
+    def reduction_bound(n, combiner):
+        if combiner != "arith.addf":
+            return lambda a, b: 0.0  # max is exact in any order
+        return lambda a, b: n * 2.0**-23 * np.abs(a * b).sum(axis=1).max()
+
+    cases = [(name, program(a, b, out, maps, its), a, b, contraction_bound(k))
+             for name, a, b, out, maps, its, k in CASES]
+    cases += [(name, reduction_program(rows, n, combiner, identity),
+               (rows, n), (rows, n), reduction_bound(n, combiner))
+              for name, rows, n, combiner, identity in REDUCTIONS]
+    cases += [(name, conv_program(image, kernel, stride, dilation), image,
+               kernel, contraction_bound(kernel[0] * kernel[1] * kernel[2]))
+              for name, image, kernel, stride, dilation in CONVS]
+    for name, text, a_shape, b_shape, bound_of in cases:
         if args.only and args.only not in name:
             continue
         src = os.path.join(args.work, name + ".mlir")
         with open(src, "w") as f:
-            f.write(program(a_shape, b_shape, out_shape, maps, its))
+            f.write(text)
         for precision in PRECISIONS:
             prog = src
             if precision != "f32":
@@ -144,7 +215,7 @@ def main():
                                                       magnitude))
                     continue
                 ref, got = results["cpu"], results[args.backend]
-                bound = k * 2.0**-23 * np.abs(a).max() * np.abs(b).max()
+                bound = bound_of(a.astype(np.float64), b.astype(np.float64))
                 err = np.abs(ref - got).max()
                 ok = bool(err <= bound) and np.isfinite(got).all()
                 failed += not ok

@@ -7,6 +7,7 @@
 
 #include "amp/Backend/Common/GPUContractionStrategy.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -59,17 +60,99 @@ GPUContractionConfig::fromAttr(Attribute attr, std::string &error) {
 // Matching
 //===----------------------------------------------------------------------===//
 
-int64_t GPUContraction::batch() const {
+int64_t GPUContraction::product(ArrayRef<unsigned> dims) const {
   int64_t product = 1;
-  for (unsigned d : batchDims)
+  for (unsigned d : dims)
     product *= loopSizes[d];
   return product;
 }
 
-static bool isPlainGlobalBuffer(Type type) {
+bool amp::isGPUKernelBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
          !memref.getMemorySpace();
+}
+
+/// Whether `op`'s body computes its result from its operands only, without
+/// effects, indices or regions.
+static bool hasPlainBody(linalg::LinalgOp op) {
+  Block &body = op->getRegion(0).front();
+  for (Operation &inner : body.without_terminator())
+    if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
+        inner.getNumRegions() != 0)
+      return false;
+  return body.getTerminator()->getNumOperands() == 1;
+}
+
+/// The value that the op right before `op` writes to all of `op`'s output
+/// (a linalg.fill, or the generic it generalizes to), if there is one.
+static Value fillValueBefore(linalg::LinalgOp op) {
+  Value init = op.getDpsInits()[0];
+  Type element = cast<MemRefType>(init.getType()).getElementType();
+  auto fill = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != init)
+    return {};
+  if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation())) {
+    Value value = named.getInputs()[0];
+    return value.getType() == element ? value : Value();
+  }
+  if (fill.getNumDpsInputs() != 0 ||
+      fill.getNumParallelLoops() != fill.getNumLoops() ||
+      !fill.getMatchingIndexingMap(fill.getDpsInitOperand(0)).isIdentity())
+    return {};
+  Region &body = fill->getRegion(0);
+  Value value = body.front().getTerminator()->getOperand(0);
+  if (value.getParentRegion() == &body || value.getType() != element)
+    return {};
+  return value;
+}
+
+/// The elementwise op right after `op` that reads its output where it
+/// writes its own (bias, activation, the cast to f16/bf16), if the output
+/// is not read anywhere else afterwards.
+static linalg::LinalgOp epilogueAfter(linalg::LinalgOp op, Operation *fill) {
+  Value result = op.getDpsInits()[0];
+  auto type = cast<MemRefType>(result.getType());
+  auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
+  if (!next || !next.hasPureBufferSemantics() ||
+      next.getNumDpsInits() != 1 ||
+      next.getNumParallelLoops() != next.getNumLoops() ||
+      next.getNumLoops() != static_cast<unsigned>(type.getRank()) ||
+      !hasPlainBody(next))
+    return {};
+  bool readsResult = false;
+  for (OpOperand &operand : next->getOpOperands()) {
+    AffineMap map = next.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return {};
+    if (isa<ShapedType>(operand.get().getType()) &&
+        !isGPUKernelBuffer(operand.get().getType()))
+      return {};
+    if (operand.get() == result) {
+      if (!map.isIdentity())
+        return {};
+      readsResult |= next.isDpsInput(&operand);
+    }
+  }
+  OpOperand *out = next.getDpsInitOperand(0);
+  // Other workgroups still read the contraction's inputs while this one
+  // stores.
+  if (llvm::is_contained(op.getDpsInputs(), out->get()))
+    return {};
+  if (!readsResult || !next.getMatchingIndexingMap(out).isIdentity() ||
+      cast<MemRefType>(out->get().getType()).getShape() != type.getShape())
+    return {};
+  // Written elsewhere, the contraction's own result must be a temporary
+  // that is dead after it.
+  if (out->get() != result && !result.getDefiningOp<memref::AllocOp>())
+    return {};
+  if (out->get() != result)
+    for (Operation *user : result.getUsers())
+      if (user != op && user != next && user != fill &&
+          !isa<memref::DeallocOp>(user))
+        return {};
+  return next;
 }
 
 FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
@@ -87,36 +170,61 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
   if (linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
     return fail("not two inputs and one init");
   for (Value operand : op->getOperands())
-    if (!isPlainGlobalBuffer(operand.getType()))
+    if (!isGPUKernelBuffer(operand.getType()))
       return fail("an operand is not an identity-layout buffer of static "
                   "shape in global memory");
-  if (!linalgOp.hasOnlyProjectedPermutations())
-    return fail("an indexing map is not a projected permutation");
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(linalgOp);
-  if (failed(dims))
-    return fail("not a contraction");
-  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
-    return fail("not one m, one n and one k dimension");
-  if (dims->batch.size() + 3 != linalgOp.getNumLoops())
-    return fail("a loop is neither batch, m, n nor k");
-  Block &body = linalgOp->getRegion(0).front();
-  for (Operation &inner : body.without_terminator())
-    if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
-        inner.getNumRegions() != 0)
-      return fail("the body reads indices, has effects or regions");
-  if (body.getTerminator()->getNumOperands() != 1)
-    return fail("the body does not yield one value");
+  AffineMap outMap =
+      linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation())
+    return fail("the output's indexing map is not a projected permutation");
+  if (!hasPlainBody(linalgOp))
+    return fail("the body reads indices, has effects or regions, or does "
+                "not yield one value");
 
   GPUContraction c;
   c.op = linalgOp;
-  c.batchDims.assign(dims->batch.begin(), dims->batch.end());
-  c.mDim = dims->m.front();
-  c.nDim = dims->n.front();
-  c.kDim = dims->k.front();
+  auto append = [](SmallVector<unsigned, 2> &to, ArrayRef<unsigned> dims) {
+    to.append(dims.begin(), dims.end());
+  };
+  if (linalgOp.hasOnlyProjectedPermutations()) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(linalgOp);
+    if (failed(dims))
+      return fail("not a contraction");
+    append(c.batchDims, dims->batch);
+    append(c.mDims, dims->m);
+    append(c.nDims, dims->n);
+    append(c.kDims, dims->k);
+  } else {
+    FailureOr<linalg::ConvolutionDimensions> dims =
+        linalg::inferConvolutionDims(linalgOp);
+    if (failed(dims))
+      return fail("neither a contraction nor a convolution");
+    append(c.batchDims, dims->depth);
+    append(c.mDims, dims->batch);
+    append(c.mDims, dims->outputImage);
+    append(c.nDims, dims->outputChannel);
+    append(c.kDims, dims->filterLoop);
+    append(c.kDims, dims->inputChannel);
+  }
+  if (c.mDims.empty() || c.nDims.empty() || c.kDims.empty())
+    return fail("no m, n or k dimension");
+  if (c.batchDims.size() + c.mDims.size() + c.nDims.size() + c.kDims.size() !=
+      linalgOp.getNumLoops())
+    return fail("a loop is neither batch, m, n nor k");
+  // Each group in loop order: the reduction runs in the loop nest's order
+  // and the last loop of a group varies fastest.
+  for (SmallVector<unsigned, 2> *dims :
+       {&c.batchDims, &c.mDims, &c.nDims, &c.kDims})
+    llvm::sort(*dims);
   c.loopSizes = linalgOp.getStaticLoopRanges();
-  AffineMap lhsMap = linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));
-  c.lhs = lhsMap.isFunctionOfDim(c.mDim) ? 0 : 1;
+  c.fillValue = fillValueBefore(linalgOp);
+  if (c.fillValue)
+    c.fill = op->getPrevNode();
+  c.epilogue = epilogueAfter(linalgOp, c.fill);
+  AffineMap lhsMap =
+      linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));
+  c.lhs = lhsMap.isFunctionOfDim(c.mDims.front()) ? 0 : 1;
   return c;
 }
 
@@ -218,13 +326,33 @@ private:
   }
 
   /// The indices of `operand` at the iteration point `ivs` (one value per
-  /// loop; only the loops the operand's map reads need be set).
+  /// loop; only the loops the operand's map reads need be set): its
+  /// indexing map evaluated (a convolution's image index oh * s + kh * d).
   SmallVector<Value> indicesOf(OpOperand *operand, ArrayRef<Value> ivs) {
-    AffineMap map = c.op.getMatchingIndexingMap(operand);
+    return indicesOf(c.op.getMatchingIndexingMap(operand), ivs);
+  }
+  SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> ivs) {
     SmallVector<Value> indices;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      indices.push_back(ivs[map.getDimPosition(r)]);
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        indices.push_back(ivs[dim.getPosition()]);
+        continue;
+      }
+      indices.push_back(
+          affine::expandAffineExpr(b, loc, expr, ivs, ValueRange()));
+    }
     return indices;
+  }
+
+  /// Sets the loops `dims` of `ivs` to the position `linear` in their
+  /// row-major order (the last loop varies fastest).
+  void delinearize(Value linear, ArrayRef<unsigned> dims,
+                   SmallVectorImpl<Value> &ivs) {
+    for (unsigned d : llvm::reverse(dims.drop_front())) {
+      ivs[d] = arith::RemUIOp::create(b, loc, linear, cst(c.loopSizes[d]));
+      linear = arith::DivUIOp::create(b, loc, linear, cst(c.loopSizes[d]));
+    }
+    ivs[dims.front()] = linear;
   }
 
   /// Loads this thread's share of the operand tile at reduction offset
@@ -239,6 +367,36 @@ private:
   /// Position (row in the tile's own dimension, k) of the e-th element
   /// this thread moves.
   std::pair<Value, Value> tileElement(bool lhs, int64_t e);
+  /// Stores the finished accumulator `value` of the output element at
+  /// `indices`, through the epilogue if there is one.
+  void storeOutput(Value value, ArrayRef<Value> indices) {
+    Value result = c.op.getDpsInits()[0];
+    if (!c.epilogue) {
+      memref::StoreOp::create(b, loc, value, result, indices);
+      return;
+    }
+    // The epilogue's loops are the output's dimensions (identity map).
+    Block &body = c.epilogue->getRegion(0).front();
+    IRMapping map;
+    for (OpOperand &operand : c.epilogue->getOpOperands()) {
+      BlockArgument arg = body.getArgument(operand.getOperandNumber());
+      if (operand.get() == result)
+        map.map(arg, value);
+      else if (isa<MemRefType>(operand.get().getType()))
+        map.map(arg, memref::LoadOp::create(
+                         b, loc, operand.get(),
+                         indicesOf(c.epilogue.getMatchingIndexingMap(&operand),
+                                   indices)));
+      else
+        map.map(arg, operand.get());
+    }
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, map);
+    memref::StoreOp::create(b, loc,
+                            map.lookup(body.getTerminator()->getOperand(0)),
+                            c.epilogue.getDpsInits()[0], indices);
+  }
+
   /// acc = body(a, b, acc) for `count` reduction steps of buffer `buf`.
   SmallVector<Value> compute(Value buf, int64_t count, ValueRange acc);
 
@@ -258,9 +416,11 @@ private:
 std::pair<Value, Value> ContractionKernel::tileElement(bool lhs, int64_t e) {
   OpOperand *operand = c.op.getDpsInputOperand(lhs ? c.lhs : 1 - c.lhs);
   AffineMap map = c.op.getMatchingIndexingMap(operand);
-  unsigned own = lhs ? c.mDim : c.nDim;
   int64_t ownTile = lhs ? cfg.tileM : cfg.tileN;
-  bool kInner = map.getDimPosition(map.getNumResults() - 1) == c.kDim;
+  // Whether the operand's contiguous dimension is a reduction one.
+  AffineExpr last = map.getResult(map.getNumResults() - 1);
+  bool kInner = llvm::any_of(
+      c.kDims, [&](unsigned d) { return last.isFunctionOfDim(d); });
   Value linear = add(tid, cst(e * cfg.threads()));
   Value row, k;
   if (kInner) {
@@ -270,7 +430,6 @@ std::pair<Value, Value> ContractionKernel::tileElement(bool lhs, int64_t e) {
     k = arith::DivUIOp::create(b, loc, linear, cst(ownTile));
     row = arith::RemUIOp::create(b, loc, linear, cst(ownTile));
   }
-  (void)own;
   return {row, k};
 }
 
@@ -281,14 +440,15 @@ static int64_t elementsPerThread(const GPUContractionConfig &cfg, bool lhs) {
 
 SmallVector<Value> ContractionKernel::loadTile(bool lhs, Value k0) {
   OpOperand *operand = c.op.getDpsInputOperand(lhs ? c.lhs : 1 - c.lhs);
-  unsigned own = lhs ? c.mDim : c.nDim;
+  ArrayRef<unsigned> own = lhs ? c.mDims : c.nDims;
+  int64_t ownSize = lhs ? c.sizeM() : c.sizeN();
   Value origin = lhs ? m0 : n0;
   SmallVector<Value> values;
   for (int64_t e = 0; e < elementsPerThread(cfg, lhs); ++e) {
     auto [row, k] = tileElement(lhs, e);
     SmallVector<Value> ivs(batchIvs);
-    ivs[own] = minimum(add(origin, row), c.loopSizes[own] - 1);
-    ivs[c.kDim] = minimum(add(k0, k), c.loopSizes[c.kDim] - 1);
+    delinearize(minimum(add(origin, row), ownSize - 1), own, ivs);
+    delinearize(minimum(add(k0, k), c.sizeK() - 1), c.kDims, ivs);
     values.push_back(memref::LoadOp::create(b, loc, operand->get(),
                                             indicesOf(operand, ivs)));
   }
@@ -352,8 +512,18 @@ SmallVector<Value> ContractionKernel::compute(Value buf, int64_t count,
             map.map(body.getArgument(c.lhs), lhs[i]);
             map.map(body.getArgument(1 - c.lhs), rhs[j]);
             map.map(body.getArgument(2), accs[i * cfg.threadN + j]);
-            for (Operation &inner : body.without_terminator())
-              builder.clone(inner, map);
+            // Products may be fused into the sums (as the CPU backend's
+            // kernels fuse them): one rounding instead of two.
+            for (Operation &inner : body.without_terminator()) {
+              Operation *copy = builder.clone(inner, map);
+              if (isa<arith::MulFOp, arith::AddFOp>(copy))
+                if (auto fm = dyn_cast<arith::ArithFastMathInterface>(copy))
+                  copy->setAttr(fm.getFastMathAttrName(),
+                                arith::FastMathFlagsAttr::get(
+                                    copy->getContext(),
+                                    fm.getFastMathFlagsAttr().getValue() |
+                                        arith::FastMathFlags::contract));
+            }
             results.push_back(
                 map.lookup(body.getTerminator()->getOperand(0)));
           }
@@ -375,11 +545,8 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
   Value rhsValue = c.op.getDpsInputs()[1 - c.lhs];
 
   // A fill of the output right before the op is the accumulators' start.
-  Value fillValue;
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(c.op->getPrevNode()))
-    if (fill.getDpsInits()[0] == init &&
-        fill.getInputs()[0].getType() == accType)
-      fillValue = fill.getInputs()[0];
+  Value fillValue = c.fillValue;
+  (void)accType;
 
   int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
   auto launch = gpu::LaunchOp::create(
@@ -429,8 +596,8 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
   OpOperand *initOperand = c.op.getDpsInitOperand(0);
   auto outputIvs = [&](Value row, Value col) {
     SmallVector<Value> ivs(batchIvs);
-    ivs[c.mDim] = row;
-    ivs[c.nDim] = col;
+    delinearize(row, c.mDims, ivs);
+    delinearize(col, c.nDims, ivs);
     return ivs;
   };
   SmallVector<Value> acc;
@@ -494,12 +661,12 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
         inside = inside ? arith::AndIOp::create(b, loc, inside, col) : col;
       }
       if (!inside) {
-        memref::StoreOp::create(b, loc, value, init, indices);
+        storeOutput(value, indices);
         continue;
       }
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &builder, Location l) {
-        memref::StoreOp::create(builder, l, value, init, indices);
-        scf::YieldOp::create(builder, l);
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+        storeOutput(value, indices);
+        scf::YieldOp::create(b, loc);
       });
     }
   // The loads of one reduction step overlap the arithmetic of the last.
@@ -514,18 +681,25 @@ amp::tileGPUContraction(RewriterBase &rewriter, const GPUContraction &c,
   Operation *op = c.op;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  Operation *fill = op->getPrevNode();
   ContractionKernel kernel(rewriter, c, config, op->getLoc());
   FailureOr<gpu::LaunchOp> launch = kernel.emit();
   if (failed(launch))
     return failure();
-  // The fill became the accumulators' initial value (emit checked it).
-  if (auto fillOp = dyn_cast_or_null<linalg::FillOp>(fill))
-    if (fillOp.getDpsInits()[0] == cast<linalg::LinalgOp>(op).getDpsInits()[0] &&
-        fillOp.getInputs()[0].getType() ==
-            cast<MemRefType>(fillOp.getDpsInits()[0].getType())
-                .getElementType())
-      rewriter.eraseOp(fillOp);
+  // The fill is the accumulators' start, the epilogue is applied before
+  // the store.
+  Value result = cast<linalg::LinalgOp>(op).getDpsInits()[0];
+  if (c.epilogue)
+    rewriter.eraseOp(c.epilogue);
   rewriter.eraseOp(op);
+  if (c.fill)
+    rewriter.eraseOp(c.fill);
+  // A temporary that only the epilogue read is no longer needed.
+  if (auto alloc = result.getDefiningOp<memref::AllocOp>())
+    if (llvm::all_of(alloc->getUsers(),
+                     [](Operation *user) { return isa<memref::DeallocOp>(user); })) {
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        rewriter.eraseOp(user);
+      rewriter.eraseOp(alloc);
+    }
   return launch;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/GPUReductionStrategy.h"
+#include "amp/Backend/Common/GPUContractionStrategy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,12 +25,6 @@ int64_t GPURowReduction::rows() const {
   for (int64_t size : ArrayRef<int64_t>(loopSizes).drop_back())
     product *= size;
   return product;
-}
-
-static bool isPlainGlobalBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
-         !memref.getMemorySpace();
 }
 
 /// The identity of `combiner` in `type`, or null when it is not one of the
@@ -55,7 +50,7 @@ FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
       !linalgOp.hasOnlyProjectedPermutations())
     return failure();
   for (Value operand : op->getOperands())
-    if (!isPlainGlobalBuffer(operand.getType()))
+    if (!isGPUKernelBuffer(operand.getType()))
       return failure();
   SmallVector<utils::IteratorType> iterators =
       linalgOp.getIteratorTypesArray();

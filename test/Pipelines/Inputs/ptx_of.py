@@ -1,7 +1,9 @@
 """Extracts the PTX of every gpu.binary (format=isa) in amp-opt's output.
 
     ptx_of.py OUT_PREFIX < lowered.mlir
-        writes OUT_PREFIX.N.ptx per binary and prints their text;
+        writes OUT_PREFIX.N.ptx per binary and prints, per binary, one line
+        "binary NAME: st.shared=A ld.shared=B bar.sync=C shfl.sync=D
+        fma.rn.f32=E" (how many of each instruction its PTX has);
     ptx_of.py --ptxas PTXAS --arch sm_80 OUT_PREFIX < lowered.mlir
         also assembles each with `ptxas -v` and prints, per kernel, one line
         "ptxas: KERNEL registers=R spill_stores=S spill_loads=L smem=B".
@@ -37,17 +39,22 @@ def main():
         ptxas, arch, args = args[1], args[3], args[4:]
     prefix = args[0]
     text = sys.stdin.read()
-    binaries = re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', text)
+    binaries = re.findall(
+        r'gpu.binary @(\S+) .*?assembly = "((?:[^"\\]|\\.)*)"', text)
     if not binaries:
         print("ptx_of: no PTX assembly in the input", file=sys.stderr)
         return 1
-    for n, escaped in enumerate(binaries):
+    for n, (name, escaped) in enumerate(binaries):
         ptx = unescape(escaped)
         path = "%s.%d.ptx" % (prefix, n)
         with open(path, "w") as f:
             f.write(ptx)
         if not ptxas:
-            print(ptx)
+            counts = ["%s=%d" % (op, len(re.findall(r"\b%s\b" % re.escape(op),
+                                                    ptx)))
+                      for op in ("st.shared", "ld.shared", "bar.sync",
+                                 "shfl.sync", "fma.rn.f32")]
+            print("binary %s: %s" % (name, " ".join(counts)))
             continue
         run = subprocess.run([ptxas, "-v", "-arch=" + arch, path, "-o",
                               path + ".cubin"], stderr=subprocess.PIPE,

@@ -51,30 +51,52 @@ struct GPUContractionConfig {
                                                       std::string &error);
 };
 
+/// Whether a GPU kernel strategy can index `type` directly: a memref of
+/// static shape with the identity layout in the default (global) memory
+/// space.
+bool isGPUKernelBuffer(Type type);
+
 /// The name of the attribute carrying a GPUContractionConfig on an op.
 inline constexpr llvm::StringLiteral kLoweringConfigAttrName =
     "amp.lowering_config";
 
-/// A contraction the strategy takes: a linalg op on identity-layout buffers
-/// of static shape with two inputs and one init, whose loops are batch
-/// dimensions (any number), one m, one n and one k dimension
-/// (linalg::inferContractionDims), and whose body is any side-effect-free
-/// computation of the new output from the two inputs and the old output
-/// (the kernel applies it for k = 0, 1, ... in order, as the loop nest
-/// would). That covers matmul, batch matmul, transposed operands and the
-/// two products of attention.
+/// A contraction the strategy takes, as a batch of GEMMs: a linalg op on
+/// identity-layout buffers of static shape with two inputs and one init
+/// whose loops are batch dimensions (the grid's z), m dimensions (rows of
+/// the lhs and the output), n dimensions (columns of the rhs and the
+/// output) and k dimensions (the reduction), each group possibly of several
+/// loops, and whose body is any side-effect-free computation of the new
+/// output from the two inputs and the old output (the kernel applies it for
+/// the k loops in their order, as the loop nest would).
+///
+/// Contractions (linalg::inferContractionDims) cover matmul, batch matmul,
+/// transposed operands, the two products of attention and products of
+/// n-d activations with a weight. Convolutions
+/// (linalg::inferConvolutionDims) are implicit GEMMs: m = batch and output
+/// image dimensions, n = output channels, k = filter window and input
+/// channels; the lhs tile is gathered from the (padded) image through the
+/// op's indexing map, never materialised as an im2col buffer. Depthwise
+/// convolutions (no output channel loop) are not taken.
 struct GPUContraction {
   linalg::LinalgOp op;
-  /// Which input is the m x k operand (0 or 1); the other is k x n.
+  /// Which input has the m dimensions (0 or 1); the other has n.
   unsigned lhs = 0;
-  SmallVector<unsigned, 2> batchDims;
-  unsigned mDim = 0, nDim = 0, kDim = 0;
+  SmallVector<unsigned, 2> batchDims, mDims, nDims, kDims;
   SmallVector<int64_t> loopSizes;
+  /// The fill of the output right before the op (a linalg.fill or its
+  /// generic form) and the value it writes: the accumulators' start.
+  Operation *fill = nullptr;
+  Value fillValue;
+  /// The elementwise op right after the op that reads its output (bias,
+  /// activation, residual, the cast to f16/bf16): applied to each
+  /// accumulator before the single store, into its own output.
+  linalg::LinalgOp epilogue;
 
-  int64_t batch() const;
-  int64_t sizeM() const { return loopSizes[mDim]; }
-  int64_t sizeN() const { return loopSizes[nDim]; }
-  int64_t sizeK() const { return loopSizes[kDim]; }
+  int64_t product(ArrayRef<unsigned> dims) const;
+  int64_t batch() const { return product(batchDims); }
+  int64_t sizeM() const { return product(mDims); }
+  int64_t sizeN() const { return product(nDims); }
+  int64_t sizeK() const { return product(kDims); }
 };
 
 /// `op` as a contraction the strategy takes, or failure with the reason.
@@ -94,9 +116,8 @@ std::optional<std::string>
 checkGPUContractionConfig(const GPUContraction &c,
                           const GPUContractionConfig &config);
 
-/// Replaces the contraction by a gpu.launch computing it with `config`
-/// (which checkGPUContractionConfig accepted). A linalg.fill of the init
-/// buffer right before the op becomes the accumulators' initial value.
+/// Replaces the contraction (and its fill and epilogue) by a gpu.launch
+/// computing it with `config` (which checkGPUContractionConfig accepted).
 FailureOr<gpu::LaunchOp> tileGPUContraction(RewriterBase &rewriter,
                                             const GPUContraction &c,
                                             const GPUContractionConfig &config);
