@@ -194,9 +194,12 @@ static void bufferize(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(options));
 }
 
-/// Fused kernels on buffers, as outlined GPU kernels. Threads of a
-/// subgroup exchange values with shuffles where `subgroupSize` is not 0.
-static void buildGPUKernels(OpPassManager &pm, int64_t subgroupSize) {
+/// Fused kernels on buffers, as outlined GPU kernels: with `strategies`,
+/// contractions and row reductions through the shared kernel strategies,
+/// whose threads of a subgroup exchange values with shuffles where
+/// `subgroupSize` is not 0.
+static void buildGPUKernels(OpPassManager &pm, bool strategies,
+                            int64_t subgroupSize) {
   amp::buildAmpFuseKernelsPipeline(pm);
   bufferize(pm);
   // Temporaries are freed on the host when they die.
@@ -209,15 +212,18 @@ static void buildGPUKernels(OpPassManager &pm, int64_t subgroupSize) {
   // Contractions as kernels that stage operand tiles in workgroup memory
   // and keep accumulators in registers (the strategy both GPU backends
   // share); the rest as loops over the output.
-  func.addPass(amp::createTileContractionsForGPU());
+  if (strategies)
+    func.addPass(amp::createTileContractionsForGPU());
   // One scf.parallel per kernel, with its reductions as scf.for loops inside
   // (a reduction over a middle axis would otherwise split the parallel
   // loops around an scf.for, which cannot be mapped to threads).
   func.addPass(amp::createReductionLoopsInnermost());
   // Long row reductions (softmax, layer norm) with a workgroup per row.
-  amp::ReduceRowsInWorkgroupsOptions rows;
-  rows.subgroupSize = subgroupSize;
-  func.addPass(amp::createReduceRowsInWorkgroups(rows));
+  if (strategies) {
+    amp::ReduceRowsInWorkgroupsOptions rows;
+    rows.subgroupSize = subgroupSize;
+    func.addPass(amp::createReduceRowsInWorkgroups(rows));
+  }
   func.addPass(createConvertLinalgToParallelLoopsPass());
   // Workgroups (blocks) of up to 64 invocations (threads) each.
   func.addPass(amp::createTileParallelLoopsForGPU());
@@ -233,10 +239,11 @@ static void buildGPUKernels(OpPassManager &pm, int64_t subgroupSize) {
   pm.addPass(createGpuKernelOutliningPass());
 }
 
-void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
+void mlir::amp::buildAmpLowerToSPIRVPipeline(
+    OpPassManager &pm, const LowerToSPIRVOptions &options) {
   // No shuffles: their width must be the device's subgroup size, which a
   // Vulkan target env does not fix (lavapipe's differs from GPUs').
-  buildGPUKernels(pm, /*subgroupSize=*/0);
+  buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/0);
   // Workgroup buffers in SPIR-V's Workgroup storage class.
   pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
@@ -270,8 +277,9 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(OpPassManager &pm) {
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
 }
 
-void mlir::amp::buildAmpLowerToVulkanPipeline(OpPassManager &pm) {
-  buildAmpLowerToSPIRVPipeline(pm);
+void mlir::amp::buildAmpLowerToVulkanPipeline(
+    OpPassManager &pm, const LowerToSPIRVOptions &options) {
+  buildAmpLowerToSPIRVPipeline(pm, options);
   // Kernels: each spirv.module serialised into the gpu.binary that replaces
   // its gpu.module.
   pm.addPass(amp::createNestSPIRVModules());
@@ -342,7 +350,7 @@ std::string mlir::amp::findLibdevice() {
 void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                             const LowerToNVVMOptions &options) {
   // NVIDIA's warps are 32 threads.
-  buildGPUKernels(pm, /*subgroupSize=*/32);
+  buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/32);
   // Workgroup buffers as the kernels' workgroup attributions (.shared).
   pm.addPass(amp::createWorkgroupAllocsToAttributions());
   // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the
@@ -402,16 +410,20 @@ void mlir::amp::registerAmpPipelines() {
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         buildAmpLowerToLLVMPipeline(pm, options);
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LowerToSPIRVOptions>(
       "amp-lower-to-spirv",
       "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",
-      buildAmpLowerToSPIRVPipeline);
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const LowerToSPIRVOptions &options) {
+        buildAmpLowerToSPIRVPipeline(pm, options);
+      });
+  PassPipelineRegistration<LowerToSPIRVOptions>(
       "amp-lower-to-vulkan",
       "Lower mixed-precision output to SPIR-V kernels in gpu.binary ops and "
       "LLVM host code that launches them through amp's Vulkan runtime "
       "(libamp_vulkan_runtime)",
-      buildAmpLowerToVulkanPipeline);
+      [](OpPassManager &pm, const LowerToSPIRVOptions &options) {
+        buildAmpLowerToVulkanPipeline(pm, options);
+      });
   // Registered by hand so that bad options fail the pipeline instead of
   // reaching the NVVM target with a warning.
   registerPassPipeline(

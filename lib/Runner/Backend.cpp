@@ -41,9 +41,13 @@ std::string mlir::amp::runtime::listBackends() {
 std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
                                             const BackendOptions &options) {
   std::string pipeline = backend.pipelineName.str();
+  std::string strategies =
+      options.gpuKernelStrategies ? "" : " kernel-strategies=false";
   if (backend.backend == Backend::CUDA)
-    pipeline +=
-        "{chip=" + options.cudaChip + " format=" + options.cudaFormat + "}";
+    pipeline += "{chip=" + options.cudaChip + " format=" + options.cudaFormat +
+                strategies + "}";
+  if (backend.backend == Backend::Vulkan && !strategies.empty())
+    pipeline += "{" + strategies.substr(1) + "}";
   if (backend.backend == Backend::CPU) {
     llvm::SmallVector<std::string> cpuOptions;
     if (options.cpuThreads != 1)

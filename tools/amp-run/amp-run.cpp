@@ -147,6 +147,13 @@ static cl::opt<bool> noWidenReusedInputs(
              "every read in their kernels instead of once before them"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> noKernelStrategies(
+    "no-kernel-strategies",
+    cl::desc("GPU backends: map every op to one thread per output element "
+             "instead of tiling contractions in workgroup memory and "
+             "reducing rows across workgroups"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
 static cl::list<std::string> inputDirs(
@@ -327,7 +334,8 @@ compile(ModuleOp module, const EntrySignature &signature,
                                               ? std::nullopt
                                               : std::optional<unsigned>(1),
                                           !noExcessPrecision,
-                                          !noWidenReusedInputs});
+                                          !noWidenReusedInputs,
+                                          !noKernelStrategies});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

@@ -66,7 +66,24 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
 void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                  const LowerToLLVMOptions &options = {});
 
+/// What both GPU pipelines share: the kernel strategies of
+/// lib/Backend/Common for contractions and row reductions.
+#define AMP_GPU_KERNEL_STRATEGIES_OPTION                                       \
+  PassOptions::Option<bool> kernelStrategies{                                  \
+      *this, "kernel-strategies",                                              \
+      llvm::cl::desc(                                                          \
+          "Contractions as workgroup tiles staged in workgroup memory with "   \
+          "register accumulators (amp-tile-contractions-for-gpu), long row "   \
+          "reductions across a workgroup (amp-reduce-rows-in-workgroups); "   \
+          "false maps every op to one thread per output element"),            \
+      llvm::cl::init(true)};
+
+struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
+  AMP_GPU_KERNEL_STRATEGIES_OPTION
+};
+
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  AMP_GPU_KERNEL_STRATEGIES_OPTION
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),
@@ -110,14 +127,16 @@ void buildAmpLowerToNVVMPipeline(OpPassManager &pm,
 /// given a SPIR-V target environment with f16 arithmetic and 16-bit storage,
 /// and converted to spirv.module ops (serialise them with
 /// `mlir-translate --serialize-spirv`).
-void buildAmpLowerToSPIRVPipeline(OpPassManager &pm);
+void buildAmpLowerToSPIRVPipeline(OpPassManager &pm,
+                                  const LowerToSPIRVOptions &options = {});
 
 /// Vulkan, runnable: the SPIR-V pipeline above, then each kernel serialised
 /// into a gpu.binary and the host lowered to the LLVM dialect, launching
 /// kernels with one (pointer, size in bytes) pair per buffer argument. Run it
 /// with mlir-runner or the ExecutionEngine and libamp_vulkan_runtime.so
 /// (docs/Vulkan.md).
-void buildAmpLowerToVulkanPipeline(OpPassManager &pm);
+void buildAmpLowerToVulkanPipeline(OpPassManager &pm,
+                                   const LowerToSPIRVOptions &options = {});
 
 /// Registers `amp-fuse-kernels`, `amp-lower-to-llvm`, `amp-lower-to-nvvm`,
 /// `amp-lower-to-spirv` and `amp-lower-to-vulkan`.

@@ -50,6 +50,9 @@ struct BackendOptions {
   /// CPU code widens the f16/bf16 inputs that contractions read many times
   /// once, before them (amp-lower-to-llvm{widen-reused-inputs}).
   bool cpuWidenReusedInputs = true;
+  /// GPU code runs contractions and row reductions through the shared
+  /// kernel strategies (amp-lower-to-{vulkan,nvvm}{kernel-strategies}).
+  bool gpuKernelStrategies = true;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the
