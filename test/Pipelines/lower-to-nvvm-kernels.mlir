@@ -20,6 +20,9 @@
 // before the k loop and one per step, fused multiply-adds into f32
 // registers (the kernels before it convert the operands to f16/bf16).
 // PTX:       binary matmul_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync=2 shfl.sync=0 fma.rn.f32={{[1-9][0-9]*}}
+// A large product gets 128x128 tiles of 8x8 accumulators per thread: 64
+// fused multiply-adds per k for each thread, and no spill (NOSPILL).
+// PTX:       binary matmul_large_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync=2 shfl.sync=0 fma.rn.f32={{[1-9][0-9][0-9][0-9]+}}
 // The softmax's max and sum: five shuffles within each warp, then the
 // warps' results through shared memory after one barrier, combined by the
 // first warp (three more shuffles for 8 warps).
@@ -29,6 +32,7 @@
 // NOSPILL-NOT: spill_stores={{[1-9]}}
 // NOSPILL-NOT: spill_loads={{[1-9]}}
 // NOSPILL:     ptxas: matmul_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{[1-9][0-9]*}}
+// NOSPILL:     ptxas: matmul_large_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{16960|33920}}
 // NOSPILL:     ptxas: softmax_kernel registers={{[0-9]+}} spill_stores=0 spill_loads=0 smem={{[1-9][0-9]*}}
 // NOSPILL-NOT: spill_stores={{[1-9]}}
 // NOSPILL-NOT: spill_loads={{[1-9]}}
@@ -39,6 +43,14 @@ func.func @matmul(%a: tensor<1000x129xf32>, %b: tensor<129x63xf32>) -> tensor<10
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1000x63xf32>) -> tensor<1000x63xf32>
   %r = linalg.matmul ins(%a, %b : tensor<1000x129xf32>, tensor<129x63xf32>) outs(%f : tensor<1000x63xf32>) -> tensor<1000x63xf32>
   return %r : tensor<1000x63xf32>
+}
+
+func.func @matmul_large(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x2048xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x2048xf32>, tensor<2048x2048xf32>) outs(%f : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
 }
 
 func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {

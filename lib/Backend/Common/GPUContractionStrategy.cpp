@@ -237,8 +237,10 @@ amp::chooseGPUContractionConfig(const GPUContraction &c,
                                 int64_t minWorkgroups) {
   // From large output tiles (more reuse of each staged operand element) to
   // small ones (more workgroups), 256 threads each.
-  static const GPUContractionConfig candidates[] = {
-      {64, 64, 16, 4, 4}, {32, 64, 16, 2, 4}, {32, 32, 16, 2, 2}};
+  static const GPUContractionConfig candidates[] = {{128, 128, 16, 8, 8},
+                                                    {64, 64, 16, 4, 4},
+                                                    {32, 64, 16, 2, 4},
+                                                    {32, 32, 16, 2, 2}};
   GPUContractionConfig config = candidates[std::size(candidates) - 1];
   for (const GPUContractionConfig &candidate : candidates) {
     int64_t grid = c.batch() * llvm::divideCeil(c.sizeM(), candidate.tileM) *
@@ -252,9 +254,13 @@ amp::chooseGPUContractionConfig(const GPUContraction &c,
   // holds it (a matrix-vector-like product does not leave most threads
   // idle), and thread tiles shrink until a workgroup has 64 threads.
   auto shrink = [](int64_t size, int64_t &tile, int64_t &thread) {
-    if (size < tile)
-      tile = static_cast<int64_t>(llvm::PowerOf2Ceil(size));
-    thread = std::min(thread, tile);
+    if (size >= tile)
+      return;
+    int64_t smaller = static_cast<int64_t>(llvm::PowerOf2Ceil(size));
+    // The threads keep their number: each gets a proportionally smaller
+    // register tile.
+    thread = std::max<int64_t>(1, thread * smaller / tile);
+    tile = smaller;
   };
   shrink(c.sizeM(), config.tileM, config.threadM);
   shrink(c.sizeN(), config.tileN, config.threadN);

@@ -103,10 +103,11 @@ struct GPUContraction {
 FailureOr<GPUContraction> matchGPUContraction(Operation *op,
                                               std::string *reason = nullptr);
 
-/// The tiling of `contraction`: 64x64 output tiles of 4x4 per thread where
-/// the grid has at least `minWorkgroups` workgroups, smaller tiles (and
-/// register tiles) where it would not, each shrunk to the problem where a
-/// dimension is smaller than its tile; k steps of 16.
+/// The tiling of `contraction`: the largest of 128x128 output tiles of 8x8
+/// per thread, 64x64 of 4x4, 32x64 of 2x4 and 32x32 of 2x2 (256 threads
+/// each) whose grid has at least `minWorkgroups` workgroups, else the
+/// smallest; each shrunk to the problem where a dimension is smaller than
+/// its tile; k steps of 16.
 GPUContractionConfig chooseGPUContractionConfig(const GPUContraction &c,
                                                 int64_t minWorkgroups);
 
