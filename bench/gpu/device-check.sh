@@ -38,6 +38,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 
+# Is there a GPU? A four-element add answers, with amp-run's own message.
+cat > "$work/probe.mlir" <<'MLIR'
+func.func @add(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %a, %b : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+MLIR
+if ! "$amp_run" "$work/probe.mlir" --entry=add --backend=cuda --chip="$chip" \
+    > "$work/probe.txt" 2>&1; then
+  cat "$work/probe.txt" >&2
+  echo "device-check.sh: no usable NVIDIA GPU here; nothing was checked" >&2
+  exit 1
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
+
 echo "== 1. contractions and reductions, CUDA against the CPU backend"
 timeout 240 "$python" "$root/test/Runner/gpu-contractions.py" \
   --amp-opt "$amp_opt" --amp-run "$amp_run" --backend cuda \

@@ -56,9 +56,11 @@
 // VALID: {{[1-9][0-9]*}} SPIR-V modules valid (vulkan1.1)
 // VALID-BIN: {{[1-9][0-9]*}} SPIR-V binaries valid (vulkan1.1)
 //
-// The matmul kernel reads f32, rounds to bf16 on the bits and multiplies in
-// f32; no bf16 reaches SPIR-V.
-// BF16: spirv.module @__spv__compute_kernel_0
+// The matmul kernel reads f32, rounds to bf16 on the bits (the rounding of
+// its operands is fused into its tile loads: it is the only kernel) and
+// multiplies in f32; no bf16 reaches SPIR-V.
+// BF16: spirv.module @__spv__compute_kernel
+// BF16-NOT: spirv.module
 // BF16: spirv.Constant 32767 : i32
 // BF16: spirv.FMul %{{.+}}, %{{.+}} : f32
 // BF16-NOT: bf16

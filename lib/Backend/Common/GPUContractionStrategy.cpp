@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -155,6 +156,64 @@ static linalg::LinalgOp epilogueAfter(linalg::LinalgOp op, Operation *fill) {
   return next;
 }
 
+/// The elementwise op that computes input `index` of `op` into a temporary
+/// that nothing but `op` reads, if there is one and nothing between the two
+/// writes what it reads.
+static linalg::LinalgOp prologueOf(linalg::LinalgOp op, unsigned index) {
+  Value input = op.getDpsInputs()[index];
+  if (!input.getDefiningOp<memref::AllocOp>())
+    return {};
+  linalg::LinalgOp producer;
+  for (OpOperand &use : input.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == op || isa<memref::DeallocOp>(user))
+      continue;
+    auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
+    if (producer || !linalgUser || !linalgUser.isDpsInit(&use))
+      return {};
+    producer = linalgUser;
+  }
+  if (!producer || producer->getBlock() != op->getBlock() ||
+      !producer->isBeforeInBlock(op) ||
+      !producer.hasPureBufferSemantics() ||
+      producer.getNumDpsInits() != 1 ||
+      producer.getNumParallelLoops() != producer.getNumLoops() ||
+      producer.getNumLoops() !=
+          static_cast<unsigned>(cast<MemRefType>(input.getType()).getRank()) ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      !hasPlainBody(producer))
+    return {};
+  // The kernel does not read the temporary, so the body must not either.
+  Block &body = producer->getRegion(0).front();
+  if (!body.getArguments().back().use_empty())
+    return {};
+  SmallVector<Value> reads;
+  for (OpOperand *operand : producer.getDpsInputOperands()) {
+    if (!isa<ShapedType>(operand->get().getType()))
+      continue;
+    if (!isGPUKernelBuffer(operand->get().getType()) ||
+        !producer.getMatchingIndexingMap(operand).isProjectedPermutation() ||
+        operand->get() == op.getDpsInits()[0])
+      return {};
+    reads.push_back(operand->get());
+  }
+  // Nothing between the producer and the contraction may write what the
+  // producer reads (the kernel reads it where the contraction stands).
+  for (Operation *between = producer->getNextNode(); between != op;
+       between = between->getNextNode()) {
+    if (isa<memref::AllocOp>(between) || isMemoryEffectFree(between))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return {};
+    for (Value init : linalgOp.getDpsInits())
+      if (llvm::is_contained(reads, init))
+        return {};
+  }
+  return producer;
+}
+
 FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
                                                    std::string *reason) {
   auto fail = [&](const Twine &why) -> FailureOr<GPUContraction> {
@@ -222,6 +281,15 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
   if (c.fillValue)
     c.fill = op->getPrevNode();
   c.epilogue = epilogueAfter(linalgOp, c.fill);
+  for (unsigned i = 0; i < 2; ++i)
+    c.prologues[i] = prologueOf(linalgOp, i);
+  // The epilogue must not write what a prologue reads (other workgroups
+  // still read it).
+  if (c.epilogue)
+    for (linalg::LinalgOp prologue : c.prologues)
+      if (prologue && llvm::is_contained(prologue.getDpsInputs(),
+                                         c.epilogue.getDpsInits()[0]))
+        c.epilogue = {};
   AffineMap lhsMap =
       linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));
   c.lhs = lhsMap.isFunctionOfDim(c.mDims.front()) ? 0 : 1;
@@ -373,6 +441,30 @@ private:
   /// Position (row in the tile's own dimension, k) of the e-th element
   /// this thread moves.
   std::pair<Value, Value> tileElement(bool lhs, int64_t e);
+  /// The element of input `operand` at `indices`: loaded, or computed by
+  /// the input's prologue from the prologue's own inputs.
+  Value loadInput(OpOperand *operand, ArrayRef<Value> indices) {
+    linalg::LinalgOp prologue = c.prologues[operand->getOperandNumber()];
+    if (!prologue)
+      return memref::LoadOp::create(b, loc, operand->get(), indices);
+    Block &body = prologue->getRegion(0).front();
+    IRMapping map;
+    for (OpOperand *input : prologue.getDpsInputOperands()) {
+      BlockArgument arg = body.getArgument(input->getOperandNumber());
+      if (!isa<MemRefType>(input->get().getType())) {
+        map.map(arg, input->get());
+        continue;
+      }
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, input->get(),
+                       indicesOf(prologue.getMatchingIndexingMap(input),
+                                 indices)));
+    }
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, map);
+    return map.lookup(body.getTerminator()->getOperand(0));
+  }
+
   /// Stores the finished accumulator `value` of the output element at
   /// `indices`, through the epilogue if there is one.
   void storeOutput(Value value, ArrayRef<Value> indices) {
@@ -455,8 +547,7 @@ SmallVector<Value> ContractionKernel::loadTile(bool lhs, Value k0) {
     SmallVector<Value> ivs(batchIvs);
     delinearize(minimum(add(origin, row), ownSize - 1), own, ivs);
     delinearize(minimum(add(k0, k), c.sizeK() - 1), c.kDims, ivs);
-    values.push_back(memref::LoadOp::create(b, loc, operand->get(),
-                                            indicesOf(operand, ivs)));
+    values.push_back(loadInput(operand, indicesOf(operand, ivs)));
   }
   return values;
 }
@@ -693,19 +784,28 @@ amp::tileGPUContraction(RewriterBase &rewriter, const GPUContraction &c,
     return failure();
   // The fill is the accumulators' start, the epilogue is applied before
   // the store.
-  Value result = cast<linalg::LinalgOp>(op).getDpsInits()[0];
+  // (Collected before the ops that use them are erased.)
+  llvm::SetVector<Value> temporaries;
+  for (Value operand : op->getOperands())
+    temporaries.insert(operand);
   if (c.epilogue)
     rewriter.eraseOp(c.epilogue);
   rewriter.eraseOp(op);
   if (c.fill)
     rewriter.eraseOp(c.fill);
-  // A temporary that only the epilogue read is no longer needed.
-  if (auto alloc = result.getDefiningOp<memref::AllocOp>())
-    if (llvm::all_of(alloc->getUsers(),
-                     [](Operation *user) { return isa<memref::DeallocOp>(user); })) {
-      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-        rewriter.eraseOp(user);
-      rewriter.eraseOp(alloc);
-    }
+  for (unsigned i = 0; i < 2; ++i)
+    if (c.prologues[i] && (i == 0 || c.prologues[1] != c.prologues[0]))
+      rewriter.eraseOp(c.prologues[i]);
+  // Temporaries that only the epilogue or the prologues used are no longer
+  // needed.
+  for (Value temporary : temporaries)
+    if (auto alloc = temporary.getDefiningOp<memref::AllocOp>())
+      if (llvm::all_of(alloc->getUsers(), [](Operation *user) {
+            return isa<memref::DeallocOp>(user);
+          })) {
+        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+          rewriter.eraseOp(user);
+        rewriter.eraseOp(alloc);
+      }
   return launch;
 }

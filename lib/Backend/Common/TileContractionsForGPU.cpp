@@ -27,27 +27,32 @@ struct TileContractionsForGPU
     : amp::impl::TileContractionsForGPUBase<TileContractionsForGPU> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *) override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (minWorkgroups < 1)
-      return emitError(UnknownLoc::get(&getContext()))
+      return emitError(UnknownLoc::get(context))
              << "amp-tile-contractions-for-gpu: min-workgroups must be at "
                 "least 1, got "
-             << minWorkgroups;
+             << static_cast<int64_t>(minWorkgroups);
     return success();
   }
 
   void runOnOperation() override {
-    SmallVector<amp::GPUContraction> contractions;
+    SmallVector<Operation *> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
       // Ops already inside a kernel are left alone.
-      if (op->getParentOfType<gpu::LaunchOp>())
-        return;
-      FailureOr<amp::GPUContraction> c = amp::matchGPUContraction(op);
-      if (succeeded(c))
-        contractions.push_back(*c);
+      if (!op->getParentOfType<gpu::LaunchOp>() &&
+          succeeded(amp::matchGPUContraction(op)))
+        candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (const amp::GPUContraction &c : contractions) {
+    for (Operation *candidate : candidates) {
+      // Matched again as the IR is now: an earlier kernel may have taken
+      // the op computing this one's input as its epilogue.
+      FailureOr<amp::GPUContraction> matched =
+          amp::matchGPUContraction(candidate);
+      if (failed(matched))
+        continue;
+      const amp::GPUContraction &c = *matched;
       amp::GPUContractionConfig config =
           amp::chooseGPUContractionConfig(c, minWorkgroups);
       Attribute attr = c.op->getAttr(amp::kLoweringConfigAttrName);

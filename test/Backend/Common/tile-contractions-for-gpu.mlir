@@ -1,4 +1,6 @@
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-tile-contractions-for-gpu{min-workgroups=4}))' -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: not amp-opt %s -p 'builtin.module(func.func(amp-tile-contractions-for-gpu{min-workgroups=0}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPTION
+// BADOPTION: amp-tile-contractions-for-gpu: min-workgroups must be at least 1, got 0
 
 // (min-workgroups=4: the large tiles wherever the grid has 4 workgroups.)
 //
@@ -135,6 +137,46 @@ func.func @epilogue(%x: memref<64x256xf16>, %w: memref<256x128xf16>, %b: memref<
     linalg.yield %h : f16
   }
   memref.dealloc %acc : memref<64x128xf32>
+  return
+}
+
+// -----
+
+// The rounding of an f32 argument to f16 into a temporary that only the
+// contraction reads is its prologue: applied as the tiles are loaded, from
+// the f32 argument; the temporary and the kernel that wrote it are gone.
+// A rounding whose result is read again stays.
+// CHECK-LABEL: func.func @prologue
+// CHECK-NOT:     memref.alloc() : memref<64x256xf16>
+// CHECK:         %[[KEPT:.*]] = memref.alloc() : memref<256x128xf16>
+// CHECK:         linalg.generic {{.*}} ins(%arg1 : memref<256x128xf32>) outs(%[[KEPT]] : memref<256x128xf16>)
+// CHECK:         gpu.launch
+// CHECK:           %[[X:.*]] = memref.load %arg0[{{.*}}] : memref<64x256xf32>
+// CHECK:           arith.truncf %[[X]] : f32 to f16
+// CHECK:           memref.load %[[KEPT]][{{.*}}] : memref<256x128xf16>
+// CHECK:         }
+// CHECK:         call @use(%[[KEPT]])
+func.func private @use(memref<256x128xf16>)
+func.func @prologue(%x: memref<64x256xf32>, %w: memref<256x128xf32>, %y: memref<64x128xf32>) {
+  %xh = memref.alloc() : memref<64x256xf16>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x256xf32>) outs(%xh : memref<64x256xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  %wh = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<256x128xf32>) outs(%wh : memref<256x128xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul ins(%xh, %wh : memref<64x256xf16>, memref<256x128xf16>) outs(%y : memref<64x128xf32>)
+  func.call @use(%wh) : (memref<256x128xf16>) -> ()
+  memref.dealloc %xh : memref<64x256xf16>
   return
 }
 

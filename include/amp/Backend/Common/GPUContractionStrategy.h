@@ -91,6 +91,11 @@ struct GPUContraction {
   /// activation, residual, the cast to f16/bf16): applied to each
   /// accumulator before the single store, into its own output.
   linalg::LinalgOp epilogue;
+  /// Per input, the elementwise op that computes it into a temporary that
+  /// only the contraction reads (the rounding of an f32 argument to
+  /// f16/bf16): applied as the tiles are loaded, from its own inputs, so
+  /// the temporary is never written.
+  linalg::LinalgOp prologues[2];
 
   int64_t product(ArrayRef<unsigned> dims) const;
   int64_t batch() const { return product(batchDims); }
@@ -117,7 +122,8 @@ std::optional<std::string>
 checkGPUContractionConfig(const GPUContraction &c,
                           const GPUContractionConfig &config);
 
-/// Replaces the contraction (and its fill and epilogue) by a gpu.launch
+/// Replaces the contraction (and its fill, prologues and epilogue) by a
+/// gpu.launch
 /// computing it with `config` (which checkGPUContractionConfig accepted).
 FailureOr<gpu::LaunchOp> tileGPUContraction(RewriterBase &rewriter,
                                             const GPUContraction &c,
