@@ -218,8 +218,12 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
   // (a reduction over a middle axis would otherwise split the parallel
   // loops around an scf.for, which cannot be mapped to threads).
   func.addPass(amp::createReductionLoopsInnermost());
-  // Long row reductions (softmax, layer norm) with a workgroup per row.
+  // Long row reductions with a workgroup per row.
   if (strategies) {
+    // Softmax and layer norm: each row read once by one workgroup.
+    amp::FuseRowsInWorkgroupsOptions runs;
+    runs.subgroupSize = subgroupSize;
+    func.addPass(amp::createFuseRowsInWorkgroups(runs));
     amp::ReduceRowsInWorkgroupsOptions rows;
     rows.subgroupSize = subgroupSize;
     func.addPass(amp::createReduceRowsInWorkgroups(rows));

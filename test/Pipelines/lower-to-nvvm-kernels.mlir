@@ -23,11 +23,12 @@
 // A large product gets 128x128 tiles of 8x8 accumulators per thread: 64
 // fused multiply-adds per k for each thread, and no spill (NOSPILL).
 // PTX:       binary matmul_large_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync=2 shfl.sync=0 fma.rn.f32={{[1-9][0-9][0-9][0-9]+}}
-// The softmax's max and sum: five shuffles within each warp, then the
-// warps' results through shared memory after one barrier, combined by the
-// first warp (three more shuffles for 8 warps).
-// PTX:       binary softmax_kernel{{(_[0-9]+)?}}: st.shared=1 ld.shared=1 bar.sync=1 shfl.sync=8
-// PTX:       binary softmax_kernel{{(_[0-9]+)?}}: st.shared=1 ld.shared=1 bar.sync=1 shfl.sync=8
+// The softmax (max, exp, sum, divide) is one kernel that reads each row
+// once (amp-fuse-rows-in-workgroups). Each of its two reductions: five
+// shuffles within each warp, the 8 warps' results through shared memory
+// after one barrier, three more shuffles.
+// PTX:       binary softmax_kernel{{(_[0-9]+)?}}: st.shared=2 ld.shared=2 bar.sync=2 shfl.sync=16
+// PTX-NOT:   binary softmax_kernel
 //
 // NOSPILL-NOT: spill_stores={{[1-9]}}
 // NOSPILL-NOT: spill_loads={{[1-9]}}

@@ -87,13 +87,11 @@ static bool hasPlainBody(linalg::LinalgOp op) {
 
 /// The value that the op right before `op` writes to all of `op`'s output
 /// (a linalg.fill, or the generic it generalizes to), if there is one.
-static Value fillValueBefore(linalg::LinalgOp op) {
-  Value init = op.getDpsInits()[0];
-  Type element = cast<MemRefType>(init.getType()).getElementType();
-  auto fill = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getNumDpsInits() != 1 || fill.getDpsInits()[0] != init)
+Value amp::getFilledValue(Operation *op) {
+  auto fill = dyn_cast_or_null<linalg::LinalgOp>(op);
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getNumDpsInits() != 1)
     return {};
+  Type element = getElementTypeOrSelf(fill.getDpsInits()[0].getType());
   if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation())) {
     Value value = named.getInputs()[0];
     return value.getType() == element ? value : Value();
@@ -105,6 +103,15 @@ static Value fillValueBefore(linalg::LinalgOp op) {
   Region &body = fill->getRegion(0);
   Value value = body.front().getTerminator()->getOperand(0);
   if (value.getParentRegion() == &body || value.getType() != element)
+    return {};
+  return value;
+}
+
+static Value fillValueBefore(linalg::LinalgOp op) {
+  Operation *previous = op->getPrevNode();
+  Value value = getFilledValue(previous);
+  if (!value ||
+      cast<linalg::LinalgOp>(previous).getDpsInits()[0] != op.getDpsInits()[0])
     return {};
   return value;
 }
@@ -462,7 +469,7 @@ private:
     }
     for (Operation &inner : body.without_terminator())
       b.clone(inner, map);
-    return map.lookup(body.getTerminator()->getOperand(0));
+    return map.lookupOrDefault(body.getTerminator()->getOperand(0));
   }
 
   /// Stores the finished accumulator `value` of the output element at
@@ -491,7 +498,7 @@ private:
     for (Operation &inner : body.without_terminator())
       b.clone(inner, map);
     memref::StoreOp::create(b, loc,
-                            map.lookup(body.getTerminator()->getOperand(0)),
+                            map.lookupOrDefault(body.getTerminator()->getOperand(0)),
                             c.epilogue.getDpsInits()[0], indices);
   }
 
@@ -622,7 +629,7 @@ SmallVector<Value> ContractionKernel::compute(Value buf, int64_t count,
                                         arith::FastMathFlags::contract));
             }
             results.push_back(
-                map.lookup(body.getTerminator()->getOperand(0)));
+                map.lookupOrDefault(body.getTerminator()->getOperand(0)));
           }
         }
         scf::YieldOp::create(builder, l, results);

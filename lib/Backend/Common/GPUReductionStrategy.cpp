@@ -27,9 +27,7 @@ int64_t GPURowReduction::rows() const {
   return product;
 }
 
-/// The identity of `combiner` in `type`, or null when it is not one of the
-/// associative and commutative float ops.
-static TypedAttr neutralElement(Operation *combiner, FloatType type) {
+TypedAttr amp::getCombinerIdentity(Operation *combiner, FloatType type) {
   const llvm::fltSemantics &sem = type.getFloatSemantics();
   if (isa<arith::AddFOp>(combiner))
     return FloatAttr::get(type, APFloat::getZero(sem, /*Negative=*/true));
@@ -67,7 +65,7 @@ FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
   BlockArgument acc = body.getArguments().back();
   auto type = dyn_cast<FloatType>(acc.getType());
   if (!combiner || !type || combiner->getNumOperands() != 2 ||
-      combiner->getBlock() != &body || !neutralElement(combiner, type) ||
+      combiner->getBlock() != &body || !getCombinerIdentity(combiner, type) ||
       !acc.hasOneUse() || combiner->getResult(0).getType() != type)
     return failure();
   unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
@@ -81,6 +79,80 @@ FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
   if (r.rowSize() < minRowSize)
     return failure();
   return r;
+}
+
+/// Combines `value` across the `width` lanes of each subgroup with xor
+/// shuffles: every lane gets the result.
+static Value shuffleReduce(OpBuilder &b, Location loc, Value value,
+                           int64_t width, int64_t subgroupSize,
+                           function_ref<Value(Value, Value)> combine) {
+  for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+    auto shuffle = gpu::ShuffleOp::create(b, loc, value, offset, subgroupSize,
+                                          gpu::ShuffleMode::XOR);
+    value = combine(value, shuffle.getShuffleResult());
+  }
+  return value;
+}
+
+Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
+                                  Value neutral, Value tid,
+                                  int64_t workgroupSize, int64_t subgroupSize,
+                                  function_ref<Value(Value, Value)> combine) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Type type = partial.getType();
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Value zero = cst(0);
+  if (subgroupSize > 1 && subgroupSize <= workgroupSize) {
+    // Across each subgroup with shuffles, then the subgroups' results
+    // through workgroup memory, combined by every subgroup alike.
+    partial =
+        shuffleReduce(b, loc, partial, subgroupSize, subgroupSize, combine);
+    int64_t subgroups = workgroupSize / subgroupSize;
+    if (subgroups == 1)
+      return partial;
+    auto sharedType = MemRefType::get({subgroups}, type,
+                                      MemRefLayoutAttrInterface(), workgroup);
+    Value shared = memref::AllocOp::create(b, loc, sharedType);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(subgroupSize));
+    Value id = arith::DivUIOp::create(b, loc, tid, cst(subgroupSize));
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+      memref::StoreOp::create(b, loc, partial, shared, ValueRange{id});
+      scf::YieldOp::create(b, loc);
+    });
+    gpu::BarrierOp::create(b, loc);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          lane, cst(subgroups));
+    Value index = arith::MinUIOp::create(b, loc, lane, cst(subgroups - 1));
+    Value stored = memref::LoadOp::create(b, loc, shared, ValueRange{index});
+    partial = arith::SelectOp::create(b, loc, inRange, stored, neutral);
+    return shuffleReduce(b, loc, partial, subgroups, subgroupSize, combine);
+  }
+  // A tree through workgroup memory: log2(workgroupSize) steps, then every
+  // thread reads the root.
+  auto sharedType = MemRefType::get({workgroupSize}, type,
+                                    MemRefLayoutAttrInterface(), workgroup);
+  Value shared = memref::AllocOp::create(b, loc, sharedType);
+  memref::StoreOp::create(b, loc, partial, shared, ValueRange{tid});
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t half = workgroupSize / 2; half >= 1; half /= 2) {
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         tid, cst(half));
+    scf::IfOp::create(b, loc, active, [&](OpBuilder &, Location) {
+      Value other = arith::AddIOp::create(b, loc, tid, cst(half));
+      Value mine = memref::LoadOp::create(b, loc, shared, ValueRange{tid});
+      Value theirs = memref::LoadOp::create(b, loc, shared, ValueRange{other});
+      memref::StoreOp::create(b, loc, combine(mine, theirs), shared,
+                              ValueRange{tid});
+      scf::YieldOp::create(b, loc);
+    });
+    gpu::BarrierOp::create(b, loc);
+  }
+  return memref::LoadOp::create(b, loc, shared, ValueRange{zero});
 }
 
 namespace {
@@ -122,19 +194,7 @@ private:
     for (Operation &inner : body.without_terminator())
       if (&inner != r.combiner)
         b.clone(inner, map);
-    return map.lookup(r.combiner->getOperand(1 - r.accOperand));
-  }
-
-  /// Combines `value` across the `width` lanes of each subgroup (lane 0
-  /// gets the result).
-  Value shuffleReduce(Value value, int64_t width, int64_t subgroupSize) {
-    for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
-      auto shuffle = gpu::ShuffleOp::create(b, loc, value, offset,
-                                            subgroupSize,
-                                            gpu::ShuffleMode::XOR);
-      value = combine(value, shuffle.getShuffleResult());
-    }
-    return value;
+    return map.lookupOrDefault(r.combiner->getOperand(1 - r.accOperand));
   }
 
   OpBuilder &b;
@@ -161,7 +221,7 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
   auto accType = cast<FloatType>(
       cast<MemRefType>(init.getType()).getElementType());
   Value neutral = arith::ConstantOp::create(
-      b, loc, neutralElement(r.combiner, accType));
+      b, loc, getCombinerIdentity(r.combiner, accType));
   Value tid = launch.getThreadIds().x;
   Value row = arith::AddIOp::create(
       b, loc,
@@ -193,59 +253,10 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
       });
   Value partial = loop.getResult(0);
 
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
   Value zero = cst(0);
-  Value total;
-  if (subgroupSize > 1 && subgroupSize <= workgroupSize) {
-    // Across each subgroup with shuffles, then the subgroups' results
-    // through workgroup memory, combined by the first subgroup.
-    partial = shuffleReduce(partial, subgroupSize, subgroupSize);
-    int64_t subgroups = workgroupSize / subgroupSize;
-    if (subgroups > 1) {
-      auto type = MemRefType::get({subgroups}, accType,
-                                  MemRefLayoutAttrInterface(), workgroup);
-      Value shared = memref::AllocOp::create(b, loc, type);
-      Value lane = arith::RemUIOp::create(b, loc, tid, cst(subgroupSize));
-      Value id = arith::DivUIOp::create(b, loc, tid, cst(subgroupSize));
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, zero);
-      scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
-        memref::StoreOp::create(b, loc, partial, shared, ValueRange{id});
-        scf::YieldOp::create(b, loc);
-      });
-      gpu::BarrierOp::create(b, loc);
-      Value inRange = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, tid, cst(subgroups));
-      Value index = arith::MinUIOp::create(b, loc, tid, cst(subgroups - 1));
-      Value stored = memref::LoadOp::create(b, loc, shared, ValueRange{index});
-      partial = arith::SelectOp::create(b, loc, inRange, stored, neutral);
-      partial = shuffleReduce(partial, subgroups, subgroupSize);
-    }
-    total = partial;
-  } else {
-    // A tree through workgroup memory: log2(workgroupSize) steps.
-    auto type = MemRefType::get({workgroupSize}, accType,
-                                MemRefLayoutAttrInterface(), workgroup);
-    Value shared = memref::AllocOp::create(b, loc, type);
-    memref::StoreOp::create(b, loc, partial, shared, ValueRange{tid});
-    gpu::BarrierOp::create(b, loc);
-    for (int64_t half = workgroupSize / 2; half >= 1; half /= 2) {
-      Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           tid, cst(half));
-      scf::IfOp::create(b, loc, active, [&](OpBuilder &, Location) {
-        Value other = arith::AddIOp::create(b, loc, tid, cst(half));
-        Value mine = memref::LoadOp::create(b, loc, shared, ValueRange{tid});
-        Value theirs =
-            memref::LoadOp::create(b, loc, shared, ValueRange{other});
-        memref::StoreOp::create(b, loc, combine(mine, theirs), shared,
-                                ValueRange{tid});
-        scf::YieldOp::create(b, loc);
-      });
-      gpu::BarrierOp::create(b, loc);
-    }
-    total = memref::LoadOp::create(b, loc, shared, ValueRange{zero});
-  }
+  Value total = combineAcrossWorkgroup(
+      b, loc, partial, neutral, tid, workgroupSize, subgroupSize,
+      [&](Value x, Value y) { return combine(x, y); });
 
   // Thread 0 combines the row's result into the output.
   Value isFirst =

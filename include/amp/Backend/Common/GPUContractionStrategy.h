@@ -56,6 +56,11 @@ struct GPUContractionConfig {
 /// space.
 bool isGPUKernelBuffer(Type type);
 
+/// The value `op` writes to every element of its one output, if it is a
+/// fill on buffers: a linalg.fill, or the generic it generalizes to (no
+/// inputs, parallel loops, yielding a value from outside its body).
+Value getFilledValue(Operation *op);
+
 /// The name of the attribute carrying a GPUContractionConfig on an op.
 inline constexpr llvm::StringLiteral kLoweringConfigAttrName =
     "amp.lowering_config";

@@ -44,6 +44,21 @@ struct GPURowReduction {
   int64_t rowSize() const { return loopSizes.back(); }
 };
 
+/// The identity of `combiner` (addf: -0, mulf: 1, maximumf/maxnumf: -inf,
+/// minimumf/minnumf: +inf) in `type`, or null for any other op.
+TypedAttr getCombinerIdentity(Operation *combiner, FloatType type);
+
+/// Combines each thread's `partial` across the workgroup of
+/// `workgroupSize` threads (a power of two; thread `tid`) with `combine`,
+/// and returns the result in every thread. With `subgroupSize` S > 1: xor
+/// shuffles within each subgroup, then the subgroups' results through
+/// workgroup memory after one barrier; with 0: a tree through workgroup
+/// memory with a barrier per level. `neutral` is the identity of `combine`.
+Value combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
+                             Value neutral, Value tid, int64_t workgroupSize,
+                             int64_t subgroupSize,
+                             function_ref<Value(Value, Value)> combine);
+
 /// `op` as a row reduction the strategy takes (rows of at least
 /// `minRowSize` elements), or failure.
 FailureOr<GPURowReduction> matchGPURowReduction(Operation *op,
@@ -61,6 +76,46 @@ FailureOr<gpu::LaunchOp> reduceRowsInWorkgroups(RewriterBase &rewriter,
                                                 const GPURowReduction &r,
                                                 int64_t workgroupSize,
                                                 int64_t subgroupSize);
+
+/// A run of consecutive ops on the same rows that one workgroup per row can
+/// compute with each row read once (softmax: max, exp, sum, divide; layer
+/// norm: sum, mean, squared deviations, sum, normalisation): ops on buffers
+/// of static shape whose loops are the row dimensions P (and the row's
+/// elements, last), each of them
+/// - a fill of a P-shaped buffer,
+/// - a row reduction (GPURowReduction) over the row's R elements,
+/// - an elementwise op over (P, R), or
+/// - an elementwise op over P (per-row values: a mean from a sum),
+/// whose operands are indexed by the row (and the element): identity maps
+/// or the projection on P. It holds at least one reduction.
+struct GPURowSequence {
+  SmallVector<linalg::LinalgOp> ops;
+  SmallVector<int64_t> rowDims;
+  int64_t rowSize = 0;
+
+  int64_t rows() const;
+};
+
+/// The longest run that starts at `first` and that a workgroup of
+/// `workgroupSize` threads can hold in registers (at most
+/// `maxElementsPerThread` elements of a row per thread), with rows of at
+/// least `minRowSize` elements; failure when there is none or it holds no
+/// reduction.
+FailureOr<GPURowSequence> matchGPURowSequence(Operation *first,
+                                              int64_t minRowSize,
+                                              int64_t workgroupSize,
+                                              int64_t maxElementsPerThread);
+
+/// Replaces the run by one gpu.launch with a workgroup of `workgroupSize`
+/// threads per row: thread t keeps elements t, t + workgroupSize, ... of
+/// each row-sized value in registers, reductions combine across the
+/// workgroup (combineAcrossWorkgroup) and give every thread the row's
+/// value, and only buffers read after the run are stored (temporaries
+/// that only the run used are erased).
+FailureOr<gpu::LaunchOp> fuseRowsInWorkgroups(RewriterBase &rewriter,
+                                              const GPURowSequence &sequence,
+                                              int64_t workgroupSize,
+                                              int64_t subgroupSize);
 
 } // namespace amp
 } // namespace mlir

@@ -341,4 +341,59 @@ def ReduceRowsInWorkgroups : Pass<"amp-reduce-rows-in-workgroups"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def FuseRowsInWorkgroups : Pass<"amp-fuse-rows-in-workgroups"> {
+  let summary = "Run runs of row ops on buffers (softmax, layer norm) as one "
+                "GPU kernel that reads each row once";
+  let description = [{
+    Finds runs of consecutive ops on buffers over the same rows
+    (`amp::matchGPURowSequence`): fills of per-row buffers, row reductions,
+    elementwise ops over the rows' elements and over the rows, indexed by
+    row and element, with at least one reduction and rows of at least
+    `min-row-size` elements. Softmax (max, exp, sum, divide) and layer norm
+    (sum, mean, squared deviations, sum, normalisation) are such runs.
+    Each run becomes one `gpu.launch` with a workgroup per row whose thread
+    t holds elements t, t + W, ... of every row-sized value in registers
+    (at most `max-elements-per-thread` of them): the row is read from
+    memory once, each reduction combines across the workgroup
+    (`amp::combineAcrossWorkgroup`: `gpu.shuffle` within subgroups of
+    `subgroup-size` threads, or a tree through workgroup memory with 0) and
+    hands its value to every thread, and only buffers read after the run
+    are stored; temporaries only the run used disappear.
+
+    Before (softmax, after bufferization):
+    ```mlir
+    linalg.generic ... outs(%max)               // fill -inf
+    linalg.generic ... ins(%x) outs(%max)       // max over the row
+    linalg.generic ... ins(%x, %max) outs(%e)   // exp(x - max)
+    linalg.generic ... outs(%sum)               // fill 0
+    linalg.generic ... ins(%e) outs(%sum)       // sum over the row
+    linalg.generic ... ins(%e, %sum) outs(%e)   // e / sum
+    ```
+    After: one `gpu.launch` that loads each element of `%x` once and stores
+    each element of `%e` once.
+
+    Sums are combined in another order than the loops', as in
+    `amp-reduce-rows-in-workgroups`, which takes the reductions this pass
+    leaves (longer rows).
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"256",
+           "Most threads per row (a power of two)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "Threads that shuffle values among themselves (a power of two; 0 "
+           "combines through workgroup memory only)">,
+    Option<"minRowSize", "min-row-size", "int64_t", /*default=*/"16",
+           "Shortest row a run is fused for (one kernel instead of one per "
+           "op pays even for short rows)">,
+    Option<"maxElementsPerThread", "max-elements-per-thread", "int64_t",
+           /*default=*/"16",
+           "Most elements of a row each thread holds in registers (rows of "
+           "up to workgroup-size times this many elements)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // AMP_BACKEND_COMMON_PASSES_TD

@@ -1,0 +1,78 @@
+//===- FuseRowsInWorkgroups.cpp - Row runs as one GPU kernel --------------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/Common/GPUReductionStrategy.h"
+#include "amp/Backend/Common/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_FUSEROWSINWORKGROUPS
+#include "amp/Backend/Common/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct FuseRowsInWorkgroups
+    : amp::impl::FuseRowsInWorkgroupsBase<FuseRowsInWorkgroups> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    auto bad = [&](StringRef option, int64_t value, StringRef want) {
+      return emitError(UnknownLoc::get(context))
+             << "amp-fuse-rows-in-workgroups: " << option << " must be "
+             << want << ", got " << value;
+    };
+    if (workgroupSize < 1 || workgroupSize > 1024 ||
+        !llvm::isPowerOf2_64(workgroupSize))
+      return bad("workgroup-size", workgroupSize,
+                 "a power of two from 1 to 1024");
+    if (subgroupSize < 0 ||
+        (subgroupSize > 0 && !llvm::isPowerOf2_64(subgroupSize)))
+      return bad("subgroup-size", subgroupSize, "0 or a power of two");
+    if (minRowSize < 1)
+      return bad("min-row-size", minRowSize, "at least 1");
+    if (maxElementsPerThread < 1)
+      return bad("max-elements-per-thread", maxElementsPerThread,
+                 "at least 1");
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks) {
+      if (block->getParentOp()->getParentOfType<gpu::LaunchOp>() ||
+          isa<gpu::LaunchOp>(block->getParentOp()))
+        continue;
+      for (Operation *op = &block->front(); op;) {
+        FailureOr<amp::GPURowSequence> run = amp::matchGPURowSequence(
+            op, minRowSize, workgroupSize, maxElementsPerThread);
+        if (failed(run) || run->rows() > 65535LL * 65535LL) {
+          op = op->getNextNode();
+          continue;
+        }
+        int64_t threads = std::min<int64_t>(
+            workgroupSize, llvm::PowerOf2Ceil(run->rowSize));
+        FailureOr<gpu::LaunchOp> launch =
+            amp::fuseRowsInWorkgroups(rewriter, *run, threads, subgroupSize);
+        if (failed(launch))
+          return signalPassFailure();
+        op = (*launch)->getNextNode();
+      }
+    }
+  }
+};
+} // namespace
