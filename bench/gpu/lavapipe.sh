@@ -9,8 +9,9 @@
 # Mesa's lavapipe, a Vulkan driver on the CPU, so the times say what the
 # structure does for a real Vulkan compiler, not what a GPU reaches.
 # Every result is compared with the CPU backend's result of the same
-# program (f16/bf16 programs compute the same rounded values on both
-# backends; the sums differ in order only). Exits 1 when a result is out
+# program, computed without excess precision (amp-run
+# --no-excess-precision: every bf16 op rounded, as on Vulkan), so that
+# the backends differ only in summation order and exp/tanh. Exits 1 when a result is out
 # of tolerance.
 #
 #   bench/gpu/lavapipe.sh [--repeat N] [--build DIR]
@@ -100,7 +101,7 @@ for name in matmul batch_matmul conv3x3 softmax; do
     if [ $precision != f32 ]; then
       file="$work/$name-$precision.mlir"
       "$amp_opt" "$f32" -p "builtin.module(mixed-precision{precision=$precision})" -o "$file"
-      "$amp_run" "$file" --entry=main --input="$inputs" \
+      "$amp_run" "$file" --entry=main --input="$inputs" --no-excess-precision \
         --output="$work/$name-$precision-ref.npy" > /dev/null
     fi
     ref="$work/$name-ref.npy"; [ $precision != f32 ] && ref="$work/$name-$precision-ref.npy"
@@ -109,9 +110,6 @@ for name in matmul batch_matmul conv3x3 softmax; do
     for mode in off on; do
       flag=""; [ $mode = off ] && flag="--no-kernel-strategies"
       n=$repeat; [ $mode = off ] && n=1
-      # The CPU hands on a bf16 convolution's f32 sums where the program
-      # only widens its result again (excess precision): bf16 results may
-      # differ by a bf16 rounding.
       case $precision in
         f32) tol="--rtol=1e-4 --atol=1e-3" ;;
         f16) tol="--rtol=1e-3 --atol=1e-3" ;;
@@ -130,6 +128,50 @@ for name in matmul batch_matmul conv3x3 softmax; do
                printf "| %s | %s | %.1f | %.1f | %.1fx | %s | %s |", n, p, a, b, a / b, g, e }')
   done
 done
+# The digits models of the accuracy suite (batch 450, the held-out images),
+# when their ONNX files and amp's importer are there.
+models="$root/bench/models/digits"
+python=/usr/bin/python3
+if [ -f "$models/cnn.onnx" ] && PYTHONPATH="$root/python" "$python" -c 'import amp.onnx' 2>/dev/null; then
+  table+=$'\n'
+  table+=$'\n'"| model (batch 450) | precision | one thread per output (ms) | kernel strategies (ms) | speed-up | kernels launched | max abs diff to CPU |"
+  table+=$'\n'"|---|---|---:|---:|---:|---:|---:|"
+  for name in mlp cnn lstm transformer; do
+    [ -f "$models/$name.onnx" ] || continue
+    PYTHONPATH="$root/python" "$python" -m amp.onnx "$models/$name.onnx" -o "$work/$name.mlir" > /dev/null
+    PYTHONPATH="$models" "$python" -c "
+import sys, numpy as np, data
+_, x, _, _ = data.load_split()
+np.save(sys.argv[1], data.as_input(sys.argv[2], x))" "$work/$name-x.npy" "$name"
+    for precision in f32 f16 bf16; do
+      file="$work/$name.mlir"
+      if [ $precision != f32 ]; then
+        file="$work/$name-$precision.mlir"
+        "$amp_opt" "$work/$name.mlir" -p "builtin.module(mixed-precision{precision=$precision})" -o "$file"
+      fi
+      # The CPU rounds every bf16 op as Vulkan does (no excess precision).
+      "$amp_run" "$file" --entry=main --input="$work/$name-x.npy" --no-excess-precision \
+        --output="$work/$name-$precision-ref.npy" > /dev/null
+      kernels=$("$amp_opt" "$file" -p 'builtin.module(amp-lower-to-spirv)' | grep -c 'gpu.launch_func' || true)
+      declare -A ms=()
+      err=""
+      for mode in off on; do
+        flag=""; [ $mode = off ] && flag="--no-kernel-strategies"
+        n=$repeat; [ $mode = off ] && n=1
+        out=$("$amp_run" "$file" --entry=main --backend=vulkan --input="$work/$name-x.npy" \
+                --repeat=$n --compare="$work/$name-$precision-ref.npy" --rtol=0 --atol=1e-1 $flag 2>&1) || status=1
+        ms[$mode]=$(sed -n 's/^time: min \([0-9.]*\) ms.*/\1/p' <<< "$out")
+        [ $mode = on ] && err=$(sed -n 's/.*max_abs_err=\([^ ]*\).*/\1/p' <<< "$out")
+        printf '%-13s %-5s %-4s %s\n' "$name" "$precision" "$mode" \
+          "$(grep -E '^(time|compare)' <<< "$out" | tr '\n' ' ')"
+      done
+      table+=$'\n'$(awk -v n="$name" -v p="$precision" -v a="${ms[off]}" -v b="${ms[on]}" \
+        -v k="$kernels" -v e="$err" \
+        'BEGIN { printf "| %s | %s | %.1f | %.1f | %.1fx | %s | %s |", n, p, a, b, a / b, k, e }')
+    done
+  done
+fi
+
 echo
 echo "Vulkan device: $("$build/bin/amp-vulkan-probe" 2>&1 | head -1); host CPU: $(/usr/lib/llvm-22/bin/llc --version | sed -n 's/.*Host CPU: *//p'), $(nproc) cores; min of $repeat calls with the strategies, 1 call without"
 echo "$table"

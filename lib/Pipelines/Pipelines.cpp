@@ -201,6 +201,16 @@ static void bufferize(OpPassManager &pm) {
 static void buildGPUKernels(OpPassManager &pm, bool strategies,
                             int64_t subgroupSize) {
   amp::buildAmpFuseKernelsPipeline(pm);
+  if (strategies) {
+    // Without unit dimensions, the ops of a softmax or layer norm see their
+    // rows alike (a reduction over a 450x8x1x32 view and the elementwise
+    // ops on the 450x8x32 tensor are one run of row ops).
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(createLinalgFoldUnitExtentDimsPass());
+    func.addPass(amp::createFuseElementwise());
+    func.addPass(createCanonicalizerPass());
+    func.addPass(createCSEPass());
+  }
   bufferize(pm);
   // Temporaries are freed on the host when they die.
   pm.addPass(amp::createFreeTemporaries());
