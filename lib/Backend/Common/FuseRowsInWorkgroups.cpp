@@ -29,23 +29,15 @@ struct FuseRowsInWorkgroups
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    auto bad = [&](StringRef option, int64_t value, StringRef want) {
-      return emitError(UnknownLoc::get(context))
-             << "amp-fuse-rows-in-workgroups: " << option << " must be "
-             << want << ", got " << value;
-    };
-    if (workgroupSize < 1 || workgroupSize > 1024 ||
-        !llvm::isPowerOf2_64(workgroupSize))
-      return bad("workgroup-size", workgroupSize,
-                 "a power of two from 1 to 1024");
-    if (subgroupSize < 0 ||
-        (subgroupSize > 0 && !llvm::isPowerOf2_64(subgroupSize)))
-      return bad("subgroup-size", subgroupSize, "0 or a power of two");
-    if (minRowSize < 1)
-      return bad("min-row-size", minRowSize, "at least 1");
+    if (failed(amp::verifyRowKernelOptions(
+            context, "amp-fuse-rows-in-workgroups", workgroupSize, subgroupSize,
+            minRowSize)))
+      return failure();
     if (maxElementsPerThread < 1)
-      return bad("max-elements-per-thread", maxElementsPerThread,
-                 "at least 1");
+      return emitError(UnknownLoc::get(context))
+             << "amp-fuse-rows-in-workgroups: max-elements-per-thread must "
+                "be at least 1, got "
+             << static_cast<int64_t>(maxElementsPerThread);
     return success();
   }
 
@@ -64,8 +56,8 @@ struct FuseRowsInWorkgroups
           op = op->getNextNode();
           continue;
         }
-        int64_t threads = std::min<int64_t>(
-            workgroupSize, llvm::PowerOf2Ceil(run->rowSize));
+        int64_t threads =
+            std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(run->rowSize));
         FailureOr<gpu::LaunchOp> launch =
             amp::fuseRowsInWorkgroups(rewriter, *run, threads, subgroupSize);
         if (failed(launch))

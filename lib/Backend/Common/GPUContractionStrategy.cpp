@@ -74,9 +74,7 @@ bool amp::isGPUKernelBuffer(Type type) {
          !memref.getMemorySpace();
 }
 
-/// Whether `op`'s body computes its result from its operands only, without
-/// effects, indices or regions.
-static bool hasPlainBody(linalg::LinalgOp op) {
+bool amp::hasPlainBody(linalg::LinalgOp op) {
   Block &body = op->getRegion(0).front();
   for (Operation &inner : body.without_terminator())
     if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
@@ -123,8 +121,7 @@ static linalg::LinalgOp epilogueAfter(linalg::LinalgOp op, Operation *fill) {
   Value result = op.getDpsInits()[0];
   auto type = cast<MemRefType>(result.getType());
   auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
-  if (!next || !next.hasPureBufferSemantics() ||
-      next.getNumDpsInits() != 1 ||
+  if (!next || !next.hasPureBufferSemantics() || next.getNumDpsInits() != 1 ||
       next.getNumParallelLoops() != next.getNumLoops() ||
       next.getNumLoops() != static_cast<unsigned>(type.getRank()) ||
       !hasPlainBody(next))
@@ -181,8 +178,7 @@ static linalg::LinalgOp prologueOf(linalg::LinalgOp op, unsigned index) {
     producer = linalgUser;
   }
   if (!producer || producer->getBlock() != op->getBlock() ||
-      !producer->isBeforeInBlock(op) ||
-      !producer.hasPureBufferSemantics() ||
+      !producer->isBeforeInBlock(op) || !producer.hasPureBufferSemantics() ||
       producer.getNumDpsInits() != 1 ||
       producer.getNumParallelLoops() != producer.getNumLoops() ||
       producer.getNumLoops() !=
@@ -307,9 +303,8 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
 // Choosing tiles
 //===----------------------------------------------------------------------===//
 
-GPUContractionConfig
-amp::chooseGPUContractionConfig(const GPUContraction &c,
-                                int64_t minWorkgroups) {
+GPUContractionConfig amp::chooseGPUContractionConfig(const GPUContraction &c,
+                                                     int64_t minWorkgroups) {
   // From large output tiles (more reuse of each staged operand element) to
   // small ones (more workgroups), 256 threads each.
   static const GPUContractionConfig candidates[] = {{128, 128, 16, 8, 8},
@@ -365,8 +360,8 @@ amp::checkGPUContractionConfig(const GPUContraction &c,
     return std::string("a thread tile of more than 64 accumulators");
   auto bytes = [](Value buffer) {
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
-    return static_cast<int64_t>(llvm::divideCeil(
-        element.getIntOrFloatBitWidth(), 8));
+    return static_cast<int64_t>(
+        llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
   };
   linalg::LinalgOp op = c.op;
   Value lhs = op.getDpsInputs()[c.lhs];
@@ -462,10 +457,10 @@ private:
         map.map(arg, input->get());
         continue;
       }
-      map.map(arg, memref::LoadOp::create(
-                       b, loc, input->get(),
-                       indicesOf(prologue.getMatchingIndexingMap(input),
-                                 indices)));
+      map.map(arg,
+              memref::LoadOp::create(
+                  b, loc, input->get(),
+                  indicesOf(prologue.getMatchingIndexingMap(input), indices)));
     }
     for (Operation &inner : body.without_terminator())
       b.clone(inner, map);
@@ -497,9 +492,9 @@ private:
     }
     for (Operation &inner : body.without_terminator())
       b.clone(inner, map);
-    memref::StoreOp::create(b, loc,
-                            map.lookupOrDefault(body.getTerminator()->getOperand(0)),
-                            c.epilogue.getDpsInits()[0], indices);
+    memref::StoreOp::create(
+        b, loc, map.lookupOrDefault(body.getTerminator()->getOperand(0)),
+        c.epilogue.getDpsInits()[0], indices);
   }
 
   /// acc = body(a, b, acc) for `count` reduction steps of buffer `buf`.
@@ -559,8 +554,7 @@ SmallVector<Value> ContractionKernel::loadTile(bool lhs, Value k0) {
   return values;
 }
 
-void ContractionKernel::storeTile(bool lhs, ArrayRef<Value> values,
-                                  Value buf) {
+void ContractionKernel::storeTile(bool lhs, ArrayRef<Value> values, Value buf) {
   int64_t elements = (lhs ? cfg.tileM : cfg.tileN) * cfg.tileK;
   for (auto [e, value] : llvm::enumerate(values)) {
     auto [row, k] = tileElement(lhs, e);
@@ -677,12 +671,12 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
 
   // Operand tiles in workgroup memory, two of each, rows padded by one
   // element so that threads storing down a column hit distinct banks.
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto sharedType = [&](Value operand, int64_t rows, int64_t cols) {
-    return MemRefType::get(
-        {2, rows, cols}, cast<MemRefType>(operand.getType()).getElementType(),
-        MemRefLayoutAttrInterface(), workgroup);
+    return MemRefType::get({2, rows, cols},
+                           cast<MemRefType>(operand.getType()).getElementType(),
+                           MemRefLayoutAttrInterface(), workgroup);
   };
   lhsShared = memref::AllocOp::create(
       b, loc, sharedType(lhsValue, cfg.tileM, cfg.tileK + 1));
@@ -711,10 +705,10 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
         acc.push_back(fillValue);
         continue;
       }
-      SmallVector<Value> ivs = outputIvs(minimum(rows[i], sizeM - 1),
-                                         minimum(cols[j], sizeN - 1));
-      acc.push_back(memref::LoadOp::create(b, loc, init,
-                                           indicesOf(initOperand, ivs)));
+      SmallVector<Value> ivs =
+          outputIvs(minimum(rows[i], sizeM - 1), minimum(cols[j], sizeN - 1));
+      acc.push_back(
+          memref::LoadOp::create(b, loc, init, indicesOf(initOperand, ivs)));
     }
 
   // Prologue: the first k step staged in buffer 0.
@@ -755,8 +749,8 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
           indicesOf(initOperand, outputIvs(rows[i], cols[j]));
       Value inside;
       auto within = [&](Value index, int64_t size) {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                     index, cst(size));
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                     cst(size));
       };
       if (!exactM)
         inside = within(rows[i], sizeM);

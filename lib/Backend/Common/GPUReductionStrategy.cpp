@@ -40,6 +40,27 @@ TypedAttr amp::getCombinerIdentity(Operation *combiner, FloatType type) {
   return {};
 }
 
+LogicalResult amp::verifyRowKernelOptions(MLIRContext *context, StringRef pass,
+                                          int64_t workgroupSize,
+                                          int64_t subgroupSize,
+                                          int64_t minRowSize) {
+  auto bad = [&](StringRef option, int64_t value, StringRef want) {
+    return emitError(UnknownLoc::get(context))
+           << pass << ": " << option << " must be " << want << ", got "
+           << value;
+  };
+  if (workgroupSize < 1 || workgroupSize > 1024 ||
+      !llvm::isPowerOf2_64(workgroupSize))
+    return bad("workgroup-size", workgroupSize,
+               "a power of two from 1 to 1024");
+  if (subgroupSize < 0 ||
+      (subgroupSize > 0 && !llvm::isPowerOf2_64(subgroupSize)))
+    return bad("subgroup-size", subgroupSize, "0 or a power of two");
+  if (minRowSize < 1)
+    return bad("min-row-size", minRowSize, "at least 1");
+  return success();
+}
+
 FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
                                                      int64_t minRowSize) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -50,16 +71,13 @@ FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
   for (Value operand : op->getOperands())
     if (!isGPUKernelBuffer(operand.getType()))
       return failure();
-  SmallVector<utils::IteratorType> iterators =
-      linalgOp.getIteratorTypesArray();
+  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   if (iterators.back() != utils::IteratorType::reduction ||
       llvm::count(iterators, utils::IteratorType::reduction) != 1)
     return failure();
+  if (!hasPlainBody(linalgOp))
+    return failure();
   Block &body = linalgOp->getRegion(0).front();
-  for (Operation &inner : body.without_terminator())
-    if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
-        inner.getNumRegions() != 0)
-      return failure();
   Value yielded = body.getTerminator()->getOperand(0);
   Operation *combiner = yielded.getDefiningOp();
   BlockArgument acc = body.getArguments().back();
@@ -102,8 +120,8 @@ Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Type type = partial.getType();
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value zero = cst(0);
   if (subgroupSize > 1 && subgroupSize <= workgroupSize) {
     // Across each subgroup with shuffles, then the subgroups' results
@@ -140,8 +158,8 @@ Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
   memref::StoreOp::create(b, loc, partial, shared, ValueRange{tid});
   gpu::BarrierOp::create(b, loc);
   for (int64_t half = workgroupSize / 2; half >= 1; half /= 2) {
-    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         tid, cst(half));
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                         cst(half));
     scf::IfOp::create(b, loc, active, [&](OpBuilder &, Location) {
       Value other = arith::AddIOp::create(b, loc, tid, cst(half));
       Value mine = memref::LoadOp::create(b, loc, shared, ValueRange{tid});
@@ -209,36 +227,33 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
   // Rows on the grid's x dimension, and y where there are more than 65535.
   int64_t gridY = llvm::divideCeil(rows, 65535);
   int64_t gridX = llvm::divideCeil(rows, gridY);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, cst(gridX), cst(gridY), cst(1),
-                            cst(workgroupSize), cst(1), cst(1));
+  auto launch = gpu::LaunchOp::create(b, loc, cst(gridX), cst(gridY), cst(1),
+                                      cst(workgroupSize), cst(1), cst(1));
   Block &kernel = launch.getBody().front();
   b.setInsertionPointToEnd(&kernel);
   gpu::TerminatorOp::create(b, loc);
   b.setInsertionPointToStart(&kernel);
 
   Value init = r.op.getDpsInits()[0];
-  auto accType = cast<FloatType>(
-      cast<MemRefType>(init.getType()).getElementType());
+  auto accType =
+      cast<FloatType>(cast<MemRefType>(init.getType()).getElementType());
   Value neutral = arith::ConstantOp::create(
       b, loc, getCombinerIdentity(r.combiner, accType));
   Value tid = launch.getThreadIds().x;
   Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
       launch.getBlockIds().x);
   // The row's indices (every loop but the last).
   SmallVector<Value> ivs(r.loopSizes.size());
   Value rest = row;
-  for (int64_t d = static_cast<int64_t>(r.loopSizes.size()) - 2; d >= 0;
-       --d) {
+  for (int64_t d = static_cast<int64_t>(r.loopSizes.size()) - 2; d >= 0; --d) {
     ivs[d] = arith::RemUIOp::create(b, loc, rest, cst(r.loopSizes[d]));
     rest = arith::DivUIOp::create(b, loc, rest, cst(r.loopSizes[d]));
   }
   // Rows past the last (gridX * gridY > rows) read the last row and do not
   // store; every thread still reaches every barrier.
-  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                      cst(rows));
+  Value valid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cst(rows));
   if (rows % gridX != 0 || gridX * gridY != rows)
     for (int64_t d = 0; d + 1 < static_cast<int64_t>(ivs.size()); ++d)
       ivs[d] = arith::MinUIOp::create(b, loc, ivs[d], cst(r.loopSizes[d] - 1));
@@ -263,8 +278,7 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
   Value store = arith::AndIOp::create(b, loc, isFirst, valid);
   scf::IfOp::create(b, loc, store, [&](OpBuilder &, Location) {
-    AffineMap indexing =
-        r.op.getMatchingIndexingMap(r.op.getDpsInitOperand(0));
+    AffineMap indexing = r.op.getMatchingIndexingMap(r.op.getDpsInitOperand(0));
     SmallVector<Value> indices;
     for (unsigned i = 0; i < indexing.getNumResults(); ++i)
       indices.push_back(ivs[indexing.getDimPosition(i)]);
@@ -275,9 +289,10 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
   return launch;
 }
 
-FailureOr<gpu::LaunchOp>
-amp::reduceRowsInWorkgroups(RewriterBase &rewriter, const GPURowReduction &r,
-                            int64_t workgroupSize, int64_t subgroupSize) {
+FailureOr<gpu::LaunchOp> amp::reduceRowsInWorkgroups(RewriterBase &rewriter,
+                                                     const GPURowReduction &r,
+                                                     int64_t workgroupSize,
+                                                     int64_t subgroupSize) {
   if (workgroupSize < 1 || !llvm::isPowerOf2_64(workgroupSize) ||
       (subgroupSize != 0 && !llvm::isPowerOf2_64(subgroupSize)))
     return failure();

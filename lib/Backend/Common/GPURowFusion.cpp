@@ -55,24 +55,15 @@ static std::optional<Access> accessOf(linalg::LinalgOp op, OpOperand *operand,
     dims.push_back(getAffineDimExpr(d, op.getContext()));
   if (map == AffineMap::get(rank + 1, 0, dims, op.getContext()))
     return Access::Row;
-  if (map == AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, op.getContext())))
+  if (map ==
+      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, op.getContext())))
     return Access::Column;
   return std::nullopt;
 }
 
-static bool hasPlainBody(linalg::LinalgOp op) {
-  Block &body = op->getRegion(0).front();
-  for (Operation &inner : body.without_terminator())
-    if (isa<linalg::IndexOp>(inner) || !isMemoryEffectFree(&inner) ||
-        inner.getNumRegions() != 0)
-      return false;
-  return body.getTerminator()->getNumOperands() == 1;
-}
-
 /// What `op` is in a run over rows `rowDims` of `rowSize` elements.
-static std::optional<RowOpKind> classify(Operation *op,
-                                         ArrayRef<int64_t> rowDims,
-                                         int64_t rowSize) {
+static std::optional<RowOpKind>
+classify(Operation *op, ArrayRef<int64_t> rowDims, int64_t rowSize) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
       linalgOp.getNumDpsInits() != 1 ||
@@ -83,8 +74,7 @@ static std::optional<RowOpKind> classify(Operation *op,
   auto outShape =
       cast<MemRefType>(linalgOp.getDpsInits()[0].getType()).getShape();
   if (getFilledValue(op))
-    return outShape == rowDims ? std::optional(RowOpKind::Fill)
-                               : std::nullopt;
+    return outShape == rowDims ? std::optional(RowOpKind::Fill) : std::nullopt;
   if (!hasPlainBody(linalgOp))
     return std::nullopt;
   SmallVector<int64_t> elementLoops(rowDims);
@@ -107,8 +97,8 @@ static std::optional<RowOpKind> classify(Operation *op,
       return std::nullopt;
     bool isInit = linalgOp.isDpsInit(&operand);
     // Outputs: elements for elementwise ops, rows otherwise.
-    if (isInit && (*access == Access::Element) !=
-                      (kind == RowOpKind::Elementwise))
+    if (isInit &&
+        (*access == Access::Element) != (kind == RowOpKind::Elementwise))
       return std::nullopt;
     if (kind == RowOpKind::PerRow && *access != Access::Row &&
         *access != Access::Scalar)
@@ -121,8 +111,7 @@ static std::optional<RowOpKind> classify(Operation *op,
 
 FailureOr<GPURowSequence>
 amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
-                         int64_t workgroupSize,
-                         int64_t maxElementsPerThread) {
+                         int64_t workgroupSize, int64_t maxElementsPerThread) {
   // The rows come from the first reduction of the run (only linalg ops and
   // allocations may come before it).
   linalg::LinalgOp reduce;
@@ -141,9 +130,9 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
   run.rowSize = loops.back();
   run.rowDims.assign(loops.begin(), loops.end() - 1);
   if (run.rowDims.empty() ||
-      llvm::divideCeil(run.rowSize,
-                       std::min<int64_t>(workgroupSize,
-                                         llvm::PowerOf2Ceil(run.rowSize))) >
+      llvm::divideCeil(
+          run.rowSize,
+          std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(run.rowSize))) >
           maxElementsPerThread)
     return failure();
   bool reduces = false;
@@ -256,27 +245,25 @@ gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
 
   tid = launch.getThreadIds().x;
   Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
       launch.getBlockIds().x);
-  validRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                   cst(rows));
+  validRow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cst(rows));
   // Rows past the last (a padded grid) read the last row and store nothing.
   Value clamped = arith::MinUIOp::create(b, loc, row, cst(rows - 1));
   rowIvs.assign(run.rowDims.size(), Value());
-  for (int64_t d = static_cast<int64_t>(run.rowDims.size()) - 1; d >= 0;
-       --d) {
-    rowIvs[d] = d == 0 ? clamped
-                       : arith::RemUIOp::create(b, loc, clamped,
-                                                cst(run.rowDims[d]))
-                             .getResult();
+  for (int64_t d = static_cast<int64_t>(run.rowDims.size()) - 1; d >= 0; --d) {
+    rowIvs[d] =
+        d == 0 ? clamped
+               : arith::RemUIOp::create(b, loc, clamped, cst(run.rowDims[d]))
+                     .getResult();
     if (d > 0)
       clamped = arith::DivUIOp::create(b, loc, clamped, cst(run.rowDims[d]));
   }
   for (int64_t i = 0; i < perThread; ++i) {
     Value k = arith::AddIOp::create(b, loc, tid, cst(i * threads));
-    validK.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           k, cst(rowSize)));
+    validK.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k,
+                                           cst(rowSize)));
     clampedK.push_back(arith::MinUIOp::create(b, loc, k, cst(rowSize - 1)));
   }
 
@@ -287,8 +274,8 @@ gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
       rowRegs[out] = value;
       continue;
     }
-    bool elementwise = op.getNumLoops() == rank + 1 &&
-                       op.getNumParallelLoops() == rank + 1;
+    bool elementwise =
+        op.getNumLoops() == rank + 1 && op.getNumParallelLoops() == rank + 1;
     if (op.getNumLoops() == rank) {
       rowRegs[out] = applyBody(op, -1, nullptr, 0);
       continue;
@@ -322,8 +309,8 @@ gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
                     : arith::SelectOp::create(b, loc, validK[i], next, partial)
                           .getResult();
     }
-    Value total = combineAcrossWorkgroup(b, loc, partial, neutral, tid,
-                                         threads, subgroupSize, combine);
+    Value total = combineAcrossWorkgroup(b, loc, partial, neutral, tid, threads,
+                                         subgroupSize, combine);
     rowRegs[out] = combine(rowValue(out), total);
   }
 
@@ -355,9 +342,10 @@ gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
   return launch;
 }
 
-FailureOr<gpu::LaunchOp>
-amp::fuseRowsInWorkgroups(RewriterBase &rewriter, const GPURowSequence &run,
-                          int64_t workgroupSize, int64_t subgroupSize) {
+FailureOr<gpu::LaunchOp> amp::fuseRowsInWorkgroups(RewriterBase &rewriter,
+                                                   const GPURowSequence &run,
+                                                   int64_t workgroupSize,
+                                                   int64_t subgroupSize) {
   if (run.ops.empty() || !llvm::isPowerOf2_64(workgroupSize))
     return failure();
   Operation *first = run.ops.front();
@@ -378,11 +366,11 @@ amp::fuseRowsInWorkgroups(RewriterBase &rewriter, const GPURowSequence &run,
   for (linalg::LinalgOp op : run.ops)
     written.insert(op.getDpsInits()[0]);
   for (Value buffer : written) {
-    bool temporary = isa_and_nonnull<memref::AllocOp>(buffer.getDefiningOp()) &&
-                     llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-                       return inRun.contains(user) ||
-                              isa<memref::DeallocOp>(user);
-                     });
+    bool temporary =
+        isa_and_nonnull<memref::AllocOp>(buffer.getDefiningOp()) &&
+        llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+          return inRun.contains(user) || isa<memref::DeallocOp>(user);
+        });
     if (!temporary)
       stored.insert(buffer);
   }

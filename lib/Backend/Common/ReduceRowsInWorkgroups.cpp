@@ -29,20 +29,10 @@ struct ReduceRowsInWorkgroups
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    auto bad = [&](StringRef option, int64_t value, StringRef want) {
-      return emitError(UnknownLoc::get(context))
-             << "amp-reduce-rows-in-workgroups: " << option << " must be "
-             << want << ", got " << value;
-    };
-    if (workgroupSize < 1 || workgroupSize > 1024 ||
-        !llvm::isPowerOf2_64(workgroupSize))
-      return bad("workgroup-size", workgroupSize,
-                 "a power of two from 1 to 1024");
-    if (subgroupSize < 0 ||
-        (subgroupSize > 0 && !llvm::isPowerOf2_64(subgroupSize)))
-      return bad("subgroup-size", subgroupSize, "0 or a power of two");
-    if (minRowSize < 1)
-      return bad("min-row-size", minRowSize, "at least 1");
+    if (failed(amp::verifyRowKernelOptions(
+            context, "amp-reduce-rows-in-workgroups", workgroupSize,
+            subgroupSize, minRowSize)))
+      return failure();
     return success();
   }
 
@@ -59,10 +49,10 @@ struct ReduceRowsInWorkgroups
     });
     IRRewriter rewriter(&getContext());
     for (const amp::GPURowReduction &r : reductions) {
-      int64_t threads = std::min<int64_t>(
-          workgroupSize, llvm::PowerOf2Ceil(r.rowSize()));
-      if (failed(amp::reduceRowsInWorkgroups(rewriter, r, threads,
-                                             subgroupSize)))
+      int64_t threads =
+          std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(r.rowSize()));
+      if (failed(
+              amp::reduceRowsInWorkgroups(rewriter, r, threads, subgroupSize)))
         return signalPassFailure();
     }
   }

@@ -26,8 +26,8 @@ struct WorkgroupAllocsToSPIRV
     : amp::impl::WorkgroupAllocsToSPIRVBase<WorkgroupAllocsToSPIRV> {
   using Base::Base;
   void runOnOperation() override {
-    auto storage = spirv::StorageClassAttr::get(
-        &getContext(), spirv::StorageClass::Workgroup);
+    auto storage = spirv::StorageClassAttr::get(&getContext(),
+                                                spirv::StorageClass::Workgroup);
     WalkResult result = getOperation()->walk([&](memref::AllocOp alloc) {
       auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
           alloc.getType().getMemorySpace());
@@ -44,9 +44,8 @@ struct WorkgroupAllocsToSPIRV
           return WalkResult::interrupt();
         }
       MemRefType type = alloc.getType();
-      alloc.getResult().setType(
-          MemRefType::get(type.getShape(), type.getElementType(),
-                          type.getLayout(), storage));
+      alloc.getResult().setType(MemRefType::get(
+          type.getShape(), type.getElementType(), type.getLayout(), storage));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -61,6 +61,11 @@ bool isGPUKernelBuffer(Type type);
 /// inputs, parallel loops, yielding a value from outside its body).
 Value getFilledValue(Operation *op);
 
+/// Whether `op`'s body computes its one result from its block arguments
+/// alone: no side effects, no linalg.index, no regions. A GPU kernel
+/// strategy then clones it wherever it computes an element.
+bool hasPlainBody(linalg::LinalgOp op);
+
 /// The name of the attribute carrying a GPUContractionConfig on an op.
 inline constexpr llvm::StringLiteral kLoweringConfigAttrName =
     "amp.lowering_config";

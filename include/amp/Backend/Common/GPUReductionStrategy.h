@@ -1,4 +1,5 @@
-//===- GPUReductionStrategy.h - Row reductions across a workgroup -*- C++ -*-===//
+//===- GPUReductionStrategy.h - Row reductions across a workgroup -*- C++
+//-*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -58,6 +59,13 @@ Value combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
                              Value neutral, Value tid, int64_t workgroupSize,
                              int64_t subgroupSize,
                              function_ref<Value(Value, Value)> combine);
+
+/// Checks the options the row kernels share (a power of two from 1 to 1024
+/// threads, subgroups of 0 or a power of two, rows of at least 1), with
+/// an error naming `pass` at UnknownLoc.
+LogicalResult verifyRowKernelOptions(MLIRContext *context, StringRef pass,
+                                     int64_t workgroupSize,
+                                     int64_t subgroupSize, int64_t minRowSize);
 
 /// `op` as a row reduction the strategy takes (rows of at least
 /// `minRowSize` elements), or failure.
