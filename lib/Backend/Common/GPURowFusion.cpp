@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -136,12 +137,27 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
           maxElementsPerThread)
     return failure();
   bool reduces = false;
+  // The run keeps what it writes in registers until its end, so no op of
+  // it may see a buffer the run writes through another view of it.
+  DenseMap<Value, Value> writtenRoots; // root -> the view the run writes
+  auto seesAnotherView = [&](linalg::LinalgOp op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      auto it = writtenRoots.find(memref::skipViewLikeOps(cast<MemrefValue>(operand)));
+      if (it != writtenRoots.end() && it->second != operand)
+        return true;
+    }
+    return false;
+  };
   for (Operation *op = first; op; op = op->getNextNode()) {
     if (isa<memref::AllocOp>(op))
       continue;
     std::optional<RowOpKind> kind = classify(op, run.rowDims, run.rowSize);
-    if (!kind)
+    if (!kind || seesAnotherView(cast<linalg::LinalgOp>(op)))
       break;
+    Value out = cast<linalg::LinalgOp>(op).getDpsInits()[0];
+    writtenRoots.try_emplace(memref::skipViewLikeOps(cast<MemrefValue>(out)), out);
     reduces |= *kind == RowOpKind::Reduce;
     run.ops.push_back(cast<linalg::LinalgOp>(op));
   }

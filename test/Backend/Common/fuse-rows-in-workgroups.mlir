@@ -165,3 +165,40 @@ func.func @left_alone(%long: memref<2x5000xf32>, %o2: memref<2xf32>, %short: mem
   }
   return
 }
+
+// -----
+
+// The run keeps what it writes in registers until its end: an op that reads
+// a buffer of the run through another view of it ends the run before it
+// (it would read the buffer before the run stores it).
+// CHECK-LABEL: func.func @aliased_view
+// CHECK:         %[[VIEW:.*]] = memref.reinterpret_cast %arg1
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.load %[[VIEW]]
+// CHECK:           memref.store {{.*}}, %arg1
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[VIEW]]
+#row = affine_map<(i, j) -> (i)>
+#el = affine_map<(i, j) -> (i, j)>
+func.func @aliased_view(%x: memref<8x100xf32>, %t: memref<8x100xf32>, %s: memref<8xf32>) {
+  %view = memref.reinterpret_cast %t to offset: [0], sizes: [8, 100], strides: [100, 1] : memref<8x100xf32> to memref<8x100xf32>
+  linalg.generic {indexing_maps = [#el, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x100xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %a = arith.addf %v, %acc : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#el, #row, #el], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x100xf32>, memref<8xf32>) outs(%t : memref<8x100xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#el, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%view : memref<8x100xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %a = arith.addf %v, %acc : f32
+    linalg.yield %a : f32
+  }
+  return
+}
