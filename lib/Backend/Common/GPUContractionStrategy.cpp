@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -71,7 +72,21 @@ int64_t GPUContraction::product(ArrayRef<unsigned> dims) const {
 bool amp::isGPUKernelBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
-         !memref.getMemorySpace();
+         !memref.getMemorySpace() && memref.getElementType().isIntOrFloat();
+}
+
+/// The allocation (or argument) `buffer` is a view of: two buffers with the
+/// same root may alias.
+static Value rootOf(Value buffer) {
+  auto memref = dyn_cast<MemrefValue>(buffer);
+  return memref ? memref::skipViewLikeOps(memref) : buffer;
+}
+
+/// Whether `buffer` may alias one of `others`.
+static bool mayAlias(Value buffer, ValueRange others) {
+  return llvm::any_of(others, [&](Value other) {
+    return rootOf(other) == rootOf(buffer);
+  });
 }
 
 bool amp::hasPlainBody(linalg::LinalgOp op) {
@@ -143,7 +158,7 @@ static linalg::LinalgOp epilogueAfter(linalg::LinalgOp op, Operation *fill) {
   OpOperand *out = next.getDpsInitOperand(0);
   // Other workgroups still read the contraction's inputs while this one
   // stores.
-  if (llvm::is_contained(op.getDpsInputs(), out->get()))
+  if (mayAlias(out->get(), op.getDpsInputs()))
     return {};
   if (!readsResult || !next.getMatchingIndexingMap(out).isIdentity() ||
       cast<MemRefType>(out->get().getType()).getShape() != type.getShape())
@@ -197,9 +212,9 @@ static linalg::LinalgOp prologueOf(linalg::LinalgOp op, unsigned index) {
       continue;
     if (!isGPUKernelBuffer(operand->get().getType()) ||
         !producer.getMatchingIndexingMap(operand).isProjectedPermutation() ||
-        operand->get() == op.getDpsInits()[0])
+        mayAlias(operand->get(), op.getDpsInits()))
       return {};
-    reads.push_back(operand->get());
+    reads.push_back(rootOf(operand->get()));
   }
   // Nothing between the producer and the contraction may write what the
   // producer reads (the kernel reads it where the contraction stands).
@@ -211,7 +226,7 @@ static linalg::LinalgOp prologueOf(linalg::LinalgOp op, unsigned index) {
     if (!linalgOp || !linalgOp.hasPureBufferSemantics())
       return {};
     for (Value init : linalgOp.getDpsInits())
-      if (llvm::is_contained(reads, init))
+      if (llvm::is_contained(reads, rootOf(init)))
         return {};
   }
   return producer;
@@ -242,6 +257,9 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
   if (!hasPlainBody(linalgOp))
     return fail("the body reads indices, has effects or regions, or does "
                 "not yield one value");
+  // Other workgroups still read the inputs while one stores its outputs.
+  if (mayAlias(linalgOp.getDpsInits()[0], linalgOp.getDpsInputs()))
+    return fail("the output may alias an input");
 
   GPUContraction c;
   c.op = linalgOp;
@@ -290,8 +308,8 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
   // still read it).
   if (c.epilogue)
     for (linalg::LinalgOp prologue : c.prologues)
-      if (prologue && llvm::is_contained(prologue.getDpsInputs(),
-                                         c.epilogue.getDpsInits()[0]))
+      if (prologue && mayAlias(c.epilogue.getDpsInits()[0],
+                               prologue.getDpsInputs()))
         c.epilogue = {};
   AffineMap lhsMap =
       linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));

@@ -84,7 +84,17 @@ FailureOr<GPURowReduction> amp::matchGPURowReduction(Operation *op,
   auto type = dyn_cast<FloatType>(acc.getType());
   if (!combiner || !type || combiner->getNumOperands() != 2 ||
       combiner->getBlock() != &body || !getCombinerIdentity(combiner, type) ||
-      !acc.hasOneUse() || combiner->getResult(0).getType() != type)
+      !acc.hasOneUse() || combiner->getResult(0).getType() != type ||
+      !combiner->hasOneUse())
+    return failure();
+  // The output is indexed by the row: one output per workgroup.
+  unsigned rowRank = linalgOp.getNumLoops() - 1;
+  AffineMap outMap =
+      linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
+  SmallVector<AffineExpr> rowDims;
+  for (unsigned d = 0; d < rowRank; ++d)
+    rowDims.push_back(getAffineDimExpr(d, op->getContext()));
+  if (outMap != AffineMap::get(rowRank + 1, 0, rowDims, op->getContext()))
     return failure();
   unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
   if (combiner->getOperand(accOperand) != acc)
@@ -123,7 +133,9 @@ Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value zero = cst(0);
-  if (subgroupSize > 1 && subgroupSize <= workgroupSize) {
+  // Shuffles need the subgroups' results to fit in one subgroup.
+  if (subgroupSize > 1 && subgroupSize <= workgroupSize &&
+      workgroupSize <= subgroupSize * subgroupSize) {
     // Across each subgroup with shuffles, then the subgroups' results
     // through workgroup memory, combined by every subgroup alike.
     partial =

@@ -139,13 +139,26 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
   bool reduces = false;
   // The run keeps what it writes in registers until its end, so no op of
   // it may see a buffer the run writes through another view of it.
+  // Nor may an op read by column (the rows of other workgroups) what the
+  // run writes, before or after it writes it.
   DenseMap<Value, Value> writtenRoots; // root -> the view the run writes
+  llvm::SmallPtrSet<Value, 4> columnRoots;
+  auto root = [](Value buffer) {
+    return memref::skipViewLikeOps(cast<MemrefValue>(buffer));
+  };
   auto seesAnotherView = [&](linalg::LinalgOp op) {
-    for (Value operand : op->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()))
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value buffer = operand.get();
+      if (!isa<MemRefType>(buffer.getType()))
         continue;
-      auto it = writtenRoots.find(memref::skipViewLikeOps(cast<MemrefValue>(operand)));
-      if (it != writtenRoots.end() && it->second != operand)
+      auto it = writtenRoots.find(root(buffer));
+      if (it != writtenRoots.end() && it->second != buffer)
+        return true;
+      bool column = accessOf(op, &operand, run.rowDims.size()) ==
+                    Access::Column;
+      if (column && it != writtenRoots.end())
+        return true;
+      if (op.isDpsInit(&operand) && columnRoots.contains(root(buffer)))
         return true;
     }
     return false;
@@ -156,8 +169,13 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
     std::optional<RowOpKind> kind = classify(op, run.rowDims, run.rowSize);
     if (!kind || seesAnotherView(cast<linalg::LinalgOp>(op)))
       break;
-    Value out = cast<linalg::LinalgOp>(op).getDpsInits()[0];
-    writtenRoots.try_emplace(memref::skipViewLikeOps(cast<MemrefValue>(out)), out);
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    Value out = linalgOp.getDpsInits()[0];
+    writtenRoots.try_emplace(root(out), out);
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()) &&
+          accessOf(linalgOp, input, run.rowDims.size()) == Access::Column)
+        columnRoots.insert(root(input->get()));
     reduces |= *kind == RowOpKind::Reduce;
     run.ops.push_back(cast<linalg::LinalgOp>(op));
   }

@@ -202,3 +202,34 @@ func.func @aliased_view(%x: memref<8x100xf32>, %t: memref<8x100xf32>, %s: memref
   }
   return
 }
+
+// -----
+
+// Nor may an op read by column what the run writes: %s[j] belongs to the
+// workgroup of row j, which may not have stored it yet. The run ends
+// before the division.
+// CHECK-LABEL: func.func @column_of_a_row_value
+// CHECK:         gpu.launch
+// CHECK:           memref.store {{.*}}, %arg1
+// CHECK:         }
+// CHECK:         linalg.generic
+#row = affine_map<(i, j) -> (i)>
+#el = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+func.func @column_of_a_row_value(%x: memref<100x100xf32>, %s: memref<100xf32>, %y: memref<100x100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<100xf32>)
+  linalg.generic {indexing_maps = [#el, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<100x100xf32>) outs(%s : memref<100xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#el, #col, #el], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<100x100xf32>, memref<100xf32>) outs(%y : memref<100x100xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %p = arith.divf %v, %c : f32
+    linalg.yield %p : f32
+  }
+  return
+}

@@ -1,5 +1,11 @@
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups))' -split-input-file | FileCheck %s
 // RUN: amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups{subgroup-size=32}))' -split-input-file | FileCheck %s --check-prefix=SHUFFLE
+// Subgroups of 8 are too few to combine 32 subgroups' results with
+// shuffles: the tree through workgroup memory instead.
+// RUN: amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups{subgroup-size=8}))' -split-input-file | FileCheck %s --check-prefix=SMALLSUB
+// SMALLSUB-LABEL: func.func @exp_sum
+// SMALLSUB-NOT:   gpu.shuffle
+// SMALLSUB:       memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups{workgroup-size=100}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups{subgroup-size=3}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSUB
 // RUN: not amp-opt %s -p 'builtin.module(func.func(amp-reduce-rows-in-workgroups{min-row-size=0}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADROW
@@ -70,13 +76,13 @@ func.func @row_max(%x: memref<8x100xf32>, %out: memref<8xf32>) {
 
 // -----
 
-// Left to one thread per row: short rows, two reduction loops, a body
-// whose accumulator is not combined by an associative op, and a
-// subtraction.
+// Left to one thread per row: short rows, two reduction loops, a
+// subtraction, an output that a workgroup per row would not own (a
+// parallel loop it does not index, or the reduction loop it does).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     gpu.launch
-// CHECK-COUNT-3: linalg.generic
-func.func @left_alone(%x: memref<8x32xf32>, %y: memref<8x100x100xf32>, %o: memref<8xf32>) {
+// CHECK-COUNT-5: linalg.generic
+func.func @left_alone(%x: memref<8x32xf32>, %y: memref<8x100x100xf32>, %o: memref<8xf32>, %z: memref<8x100xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<8x32xf32>) outs(%o : memref<8xf32>) {
@@ -96,6 +102,20 @@ func.func @left_alone(%x: memref<8x32xf32>, %y: memref<8x100x100xf32>, %o: memre
       ins(%y : memref<8x100x100xf32>) outs(%o : memref<8xf32>) {
   ^bb0(%v: f32, %acc: f32):
     %s = arith.subf %acc, %v : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%y : memref<8x100x100xf32>) outs(%o : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<8x100xf32>) outs(%z : memref<8x100xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
     linalg.yield %s : f32
   }
   return

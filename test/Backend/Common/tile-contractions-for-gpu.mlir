@@ -203,19 +203,53 @@ func.func @result_read_later(%x: memref<64x64xf32>, %w: memref<64x64xf32>, %c: m
 
 // -----
 
+// A write between the producer of an input and the contraction, to what
+// the producer reads (here through a view), keeps the producer apart: the
+// kernel would read its input after the write.
+// CHECK-LABEL: func.func @prologue_view
+// CHECK:         linalg.generic {{.*}} ins(%arg0 : memref<64x256xf32>) outs(%{{.*}} : memref<64x256xf16>)
+// CHECK:         linalg.fill
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.load %arg0
+// CHECK:         }
+func.func @prologue_view(%x: memref<64x256xf32>, %w: memref<256x128xf16>, %y: memref<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %xh = memref.alloc() : memref<64x256xf16>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x256xf32>) outs(%xh : memref<64x256xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  %sv = memref.subview %x[0, 0] [1, 256] [1, 1] : memref<64x256xf32> to memref<256xf32, strided<[1]>>
+  linalg.fill ins(%zero : f32) outs(%sv : memref<256xf32, strided<[1]>>)
+  linalg.matmul ins(%xh, %w : memref<64x256xf16>, memref<256x128xf16>) outs(%y : memref<64x128xf32>)
+  memref.dealloc %xh : memref<64x256xf16>
+  return
+}
+
+// -----
+
 // What the strategy does not take is left alone: tensors, strided views,
-// depthwise convolutions (no output channel loop).
+// depthwise convolutions (no output channel loop), an output that is also
+// an input (other workgroups still read it), complex elements.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.matmul
 // CHECK:         linalg.depthwise_conv_2d_nhwc_hwc
 // CHECK:         linalg.matmul {{.*}} -> tensor<4x4xf32>
+// CHECK:         linalg.matmul ins(%[[IN:.*]], %{{.*}}) outs(%[[IN]]
+// CHECK:         linalg.matmul {{.*}}complex<f32>
 func.func @left_alone(%a: memref<8x8xf32, strided<[16, 1]>>, %b: memref<8x8xf32>, %c: memref<8x8xf32>,
                       %i: memref<1x6x6x4xf32>, %f: memref<3x3x4xf32>, %o: memref<1x4x4x4xf32>,
-                      %t: tensor<4x4xf32>) -> tensor<4x4xf32> {
+                      %t: tensor<4x4xf32>, %z: memref<8x8xcomplex<f32>>) -> tensor<4x4xf32> {
   linalg.matmul ins(%a, %b : memref<8x8xf32, strided<[16, 1]>>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
   linalg.depthwise_conv_2d_nhwc_hwc ins(%i, %f : memref<1x6x6x4xf32>, memref<3x3x4xf32>) outs(%o : memref<1x4x4x4xf32>)
   %r = linalg.matmul ins(%t, %t : tensor<4x4xf32>, tensor<4x4xf32>) outs(%t : tensor<4x4xf32>) -> tensor<4x4xf32>
+  linalg.matmul ins(%b, %c : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  %zo = memref.alloc() : memref<8x8xcomplex<f32>>
+  linalg.matmul ins(%z, %z : memref<8x8xcomplex<f32>>, memref<8x8xcomplex<f32>>) outs(%zo : memref<8x8xcomplex<f32>>)
   return %r : tensor<4x4xf32>
 }
 
