@@ -81,9 +81,18 @@ def _loads(library):
 _probe = os.path.join(amp_tools_dir, "amp-vulkan-probe")
 if "vulkan" not in config.available_features and os.path.exists(_probe):
     import subprocess
-    if subprocess.run([_probe], stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode == 0:
+    _run = subprocess.run([_probe], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, universal_newlines=True)
+    if _run.returncode == 0:
         config.available_features.add("vulkan")
+        # Shuffles within subgroups of the device's size
+        # (amp-lower-to-vulkan{subgroup-size=N}).
+        import re
+        _size = re.search(r"subgroupSize (\d+)", _run.stdout)
+        if _size and "subgroupShuffle" in _run.stdout:
+            config.available_features.add("vulkan-subgroup-shuffle")
+            config.substitutions.append(
+                ("%vulkan_subgroup_size", _size.group(1)))
 # amp's Vulkan runtime, for mlir-runner --shared-libs.
 config.substitutions.append(
     ("%amp_vulkan_runtime", os.path.join(config.amp_obj_root, "lib",

@@ -255,9 +255,9 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
 
 void mlir::amp::buildAmpLowerToSPIRVPipeline(
     OpPassManager &pm, const LowerToSPIRVOptions &options) {
-  // No shuffles: their width must be the device's subgroup size, which a
-  // Vulkan target env does not fix (lavapipe's differs from GPUs').
-  buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/0);
+  // Shuffles only when told the device's subgroup size: their width must
+  // be it, and a Vulkan target env does not fix it.
+  buildGPUKernels(pm, options.kernelStrategies, options.subgroupSize);
   // Workgroup buffers in SPIR-V's Workgroup storage class.
   pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
@@ -272,9 +272,18 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
   // The capabilities mixed-precision{target=vulkan} decides for.
   for (StringRef cap : getVulkanCapabilities(/*float16=*/true))
     target.spirvCapabilities.push_back(cap.str());
+  if (options.subgroupSize > 0) {
+    target.spirvCapabilities.push_back("GroupNonUniform");
+    target.spirvCapabilities.push_back("GroupNonUniformShuffle");
+  }
   for (StringRef ext : getVulkanExtensions())
     target.spirvExtensions.push_back(ext.str());
   pm.addPass(createGpuSPIRVAttachTarget(target));
+  if (options.subgroupSize > 0) {
+    amp::SetSPIRVSubgroupSizeOptions subgroups;
+    subgroups.size = options.subgroupSize;
+    pm.addPass(amp::createSetSPIRVSubgroupSize(subgroups));
+  }
   // Math functions on f16 are evaluated in f32 and rounded (the SPIR-V
   // lowering of some, such as tanh, goes through f32 with casts that
   // convert-gpu-to-spirv cannot legalize).

@@ -46,8 +46,14 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
   if (backend.backend == Backend::CUDA)
     pipeline += "{chip=" + options.cudaChip + " format=" + options.cudaFormat +
                 strategies + "}";
-  if (backend.backend == Backend::Vulkan && !strategies.empty())
-    pipeline += "{" + strategies.substr(1) + "}";
+  if (backend.backend == Backend::Vulkan) {
+    std::string vulkanOptions = strategies;
+    if (options.vulkanSubgroupSize > 0)
+      vulkanOptions +=
+          " subgroup-size=" + std::to_string(options.vulkanSubgroupSize);
+    if (!vulkanOptions.empty())
+      pipeline += "{" + vulkanOptions.substr(1) + "}";
+  }
   if (backend.backend == Backend::CPU) {
     llvm::SmallVector<std::string> cpuOptions;
     if (options.cpuThreads != 1)

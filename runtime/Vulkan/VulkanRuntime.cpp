@@ -472,6 +472,18 @@ bool amp::vulkan::probe(std::string &description) {
   description += device->shaderInt64 ? ", shaderInt64" : "";
   description +=
       device->storageBuffer16BitAccess ? ", storageBuffer16BitAccess" : "";
+  // The subgroup size, and whether compute shaders may shuffle within a
+  // subgroup (amp-lower-to-vulkan{subgroup-size=N} needs both).
+  VkPhysicalDeviceSubgroupProperties subgroups{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &subgroups;
+  vkGetPhysicalDeviceProperties2(device->physical, &properties);
+  description += ", subgroupSize " + std::to_string(subgroups.subgroupSize);
+  if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      (subgroups.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
+    description += ", subgroupShuffle";
   vkDestroyFence(device->device, device->fence, nullptr);
   vkDestroyCommandPool(device->device, device->commandPool, nullptr);
   vkDestroyDevice(device->device, nullptr);

@@ -57,6 +57,19 @@
 // RUN: %{compare} %t.f32.txt %t.cpu-bf16.txt --atol 8e-3 --rtol 8e-2 --min-abs-err 1e-4 | FileCheck %s --check-prefix=NUM
 // RUN: %{compare} %t.cpu-bf16.txt %t.bf16.txt --atol 8e-3 --rtol 3.2e-2 | FileCheck %s --check-prefix=NUM
 //
+// Told the device's subgroup size (amp-lower-to-vulkan{subgroup-size=N}),
+// the reductions combine within subgroups with shuffles, the code NVIDIA's
+// warps run, and give the f32 results within the same bounds (lavapipe:
+// subgroups of 8, the 64 threads of a row in 8 of them). The SPIR-V uses
+// GroupNonUniformShuffleXor, with the capabilities it needs.
+// RUN: %if vulkan-subgroup-shuffle %{ amp-opt %s -p 'builtin.module(amp-lower-to-vulkan{subgroup-size=%vulkan_subgroup_size})' | %{run} > %t.shuffle.txt %}
+// RUN: %if vulkan-subgroup-shuffle %{ %{compare} %t.cpu.txt %t.shuffle.txt --atol 1e-6 --rtol 1e-5 | FileCheck %s --check-prefix=NUM %}
+// RUN: amp-opt %s -p 'builtin.module(amp-lower-to-spirv{subgroup-size=8})' | FileCheck %s --check-prefix=SHUFFLE
+// SHUFFLE: spirv.module @__spv__compute_kernel {{.*}}GroupNonUniformShuffle
+// SHUFFLE: spirv.GroupNonUniformShuffleXor <Subgroup>
+// RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-spirv{subgroup-size=6})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSUBGROUP
+// BADSUBGROUP: subgroup-size must be 0 or a power of two, got 6
+//
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 allow=linalg.softmax},amp-lower-to-spirv)' -o %t.f16.spirv.mlir
 // RUN: %python %S/validate_spirv.py mlir-translate spirv-val %t.f16.spirv.mlir | FileCheck %s --check-prefix=VALID
 // RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16 allow=linalg.softmax},amp-lower-to-spirv)' -o %t.bf16.spirv.mlir

@@ -2,6 +2,11 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: %if vulkan %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t | FileCheck %s %}
 # RUN: %if cuda-gpu %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend cuda --work %t | FileCheck %s %}
+# The row reductions and runs again with shuffles within subgroups of the
+# Vulkan device's size (the code NVIDIA's warps run):
+# RUN: %if vulkan-subgroup-shuffle %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t --rows-only --vulkan-subgroup-size %vulkan_subgroup_size | FileCheck %s --check-prefix=SHUFFLE %}
+# SHUFFLE-NOT: FAIL
+# SHUFFLE: contractions: 48 runs, 0 failed
 #
 # Differential test of the GPU contraction (convolutions included, as
 # implicit GEMMs) and row reduction kernels
@@ -224,6 +229,9 @@ def main():
     parser.add_argument("--backend", default="vulkan")
     parser.add_argument("--work", required=True)
     parser.add_argument("--only", default="")
+    parser.add_argument("--rows-only", action="store_true",
+                        help="only the row reductions and runs")
+    parser.add_argument("--vulkan-subgroup-size", default="0")
     args = parser.parse_args()
     rng = np.random.default_rng(41)
     runs = failed = 0
@@ -236,7 +244,8 @@ def main():
         return lambda a, b: n * 2.0**-23 * np.abs(a * b).sum(axis=1).max()
 
     cases = [(name, program(a, b, out, maps, its), a, b, contraction_bound(k))
-             for name, a, b, out, maps, its, k in CASES]
+             for name, a, b, out, maps, its, k in CASES
+             if not args.rows_only]
     cases += [(name, reduction_program(rows, n, combiner, identity),
                (rows, n), (rows, n), reduction_bound(n, combiner))
               for name, rows, n, combiner, identity in REDUCTIONS]
@@ -245,7 +254,8 @@ def main():
               for name, rows, n, kind in ROW_RUNS]
     cases += [(name, conv_program(image, kernel, stride, dilation), image,
                kernel, contraction_bound(kernel[0] * kernel[1] * kernel[2]))
-              for name, image, kernel, stride, dilation in CONVS]
+              for name, image, kernel, stride, dilation in CONVS
+              if not args.rows_only]
     for name, text, a_shape, b_shape, bound_of in cases:
         if args.only and args.only not in name:
             continue
@@ -270,9 +280,13 @@ def main():
                 results = {}
                 for backend in ("cpu", args.backend):
                     out = "%s-%s.npy" % (stem, backend)
+                    extra = []
+                    if backend == "vulkan" and args.vulkan_subgroup_size != "0":
+                        extra = ["--vulkan-subgroup-size=" +
+                                 args.vulkan_subgroup_size]
                     run = subprocess.run(
                         [args.amp_run, prog, "--entry=main", inputs,
-                         "--backend=" + backend, "--output=" + out],
+                         "--backend=" + backend, "--output=" + out] + extra,
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                         text=True)
                     if run.returncode != 0:

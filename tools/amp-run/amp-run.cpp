@@ -154,6 +154,14 @@ static cl::opt<bool> noKernelStrategies(
              "reducing rows across workgroups"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<int64_t> vulkanSubgroupSize(
+    "vulkan-subgroup-size",
+    cl::desc("Vulkan backend: the device's subgroup size (amp-vulkan-probe "
+             "prints it), for reductions that combine within subgroups "
+             "with shuffles; 0 (the default) combines through workgroup "
+             "memory only"),
+    cl::init(0), cl::cat(category));
+
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
 static cl::list<std::string> inputDirs(
@@ -335,7 +343,8 @@ compile(ModuleOp module, const EntrySignature &signature,
                                               : std::optional<unsigned>(1),
                                           !noExcessPrecision,
                                           !noWidenReusedInputs,
-                                          !noKernelStrategies});
+                                          !noKernelStrategies,
+                                          vulkanSubgroupSize});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

@@ -80,6 +80,14 @@ void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
 
 struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
+  PassOptions::Option<int64_t> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc(
+          "The device's subgroup size, for reductions that combine within "
+          "subgroups with shuffles (GroupNonUniformShuffle); 0 (the "
+          "default: a Vulkan target fixes no subgroup size) combines through "
+          "workgroup memory only"),
+      llvm::cl::init(0)};
 };
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {

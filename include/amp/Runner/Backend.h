@@ -53,6 +53,9 @@ struct BackendOptions {
   /// GPU code runs contractions and row reductions through the shared
   /// kernel strategies (amp-lower-to-{vulkan,nvvm}{kernel-strategies}).
   bool gpuKernelStrategies = true;
+  /// The Vulkan device's subgroup size, for reductions that shuffle within
+  /// subgroups (amp-lower-to-vulkan{subgroup-size}); 0 for none.
+  int64_t vulkanSubgroupSize = 0;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the

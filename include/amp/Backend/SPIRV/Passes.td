@@ -124,4 +124,23 @@ def WorkgroupAllocsToSPIRV : Pass<"amp-workgroup-allocs-to-spirv"> {
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def SetSPIRVSubgroupSize : Pass<"amp-set-spirv-subgroup-size",
+                                "::mlir::ModuleOp"> {
+  let summary = "Give the SPIR-V targets of GPU modules the device's "
+                "subgroup size";
+  let description = [{
+    `spirv-attach-target` attaches a `#spirv.target_env` with default
+    resource limits, whose subgroup size (32) is what the GPU-to-SPIR-V
+    conversion requires of every `gpu.shuffle`'s width. When amp's kernels
+    shuffle within subgroups of the device's size
+    (`amp-lower-to-spirv{subgroup-size=N}`), this pass sets `subgroup_size =
+    N` in the resource limits of every SPIR-V target of every `gpu.module`,
+    so the shuffles convert to `spirv.GroupNonUniformShuffleXor`.
+  }];
+  let options = [
+    Option<"size", "size", "int64_t", /*default=*/"32",
+           "The device's subgroup size (a power of two)">,
+  ];
+}
+
 #endif // AMP_BACKEND_SPIRV_PASSES_TD
