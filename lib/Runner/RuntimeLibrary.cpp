@@ -35,6 +35,8 @@ llvm::Expected<RuntimeLibrary> RuntimeLibrary::load(llvm::StringRef path) {
       reinterpret_cast<FreeFn>(library.getAddressOfSymbol("ampRuntimeFree"));
   runtime.mapGlobal = reinterpret_cast<MapGlobalFn>(
       library.getAddressOfSymbol("ampRuntimeMapGlobal"));
+  runtime.subgroupShuffleSize = reinterpret_cast<SubgroupSizeFn>(
+      library.getAddressOfSymbol("ampRuntimeSubgroupShuffleSize"));
   // Memory comes from the library in pairs or not at all.
   if (!runtime.alloc || !runtime.free)
     runtime.alloc = nullptr, runtime.free = nullptr;

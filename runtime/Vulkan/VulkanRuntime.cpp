@@ -141,6 +141,10 @@ public:
        storageBuffer16BitAccess = false,
        uniformAndStorageBuffer16BitAccess = false,
        storageBuffer8BitAccess = false;
+  // The subgroup size, and whether compute shaders may shuffle within a
+  // subgroup.
+  uint32_t subgroupSize = 0;
+  bool subgroupShuffle = false;
 };
 } // namespace vulkan
 } // namespace amp
@@ -303,6 +307,18 @@ std::unique_ptr<Device> Device::create(std::string &error) {
   if (have8BitStorage)
     chain(storage8);
   vkGetPhysicalDeviceFeatures2(device->physical, &features);
+  // (amp-lower-to-vulkan{subgroup-size=N} needs shuffles in compute
+  // shaders and N the subgroup size.)
+  VkPhysicalDeviceSubgroupProperties subgroups{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties2.pNext = &subgroups;
+  vkGetPhysicalDeviceProperties2(device->physical, &properties2);
+  device->subgroupSize = subgroups.subgroupSize;
+  device->subgroupShuffle =
+      (subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      (subgroups.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
 
   // Enable exactly the features listed here (and nothing else that the
   // query returned).
@@ -397,6 +413,11 @@ std::unique_ptr<Device> Device::create(std::string &error) {
   return device;
 }
 
+int amp::vulkan::subgroupShuffleSize() {
+  Device &device = Device::get();
+  return device.subgroupShuffle ? static_cast<int>(device.subgroupSize) : 0;
+}
+
 Device &Device::get() {
   // Never destroyed: modules are unloaded by the program's global
   // destructors, whose order relative to this object's is not fixed.
@@ -472,18 +493,8 @@ bool amp::vulkan::probe(std::string &description) {
   description += device->shaderInt64 ? ", shaderInt64" : "";
   description +=
       device->storageBuffer16BitAccess ? ", storageBuffer16BitAccess" : "";
-  // The subgroup size, and whether compute shaders may shuffle within a
-  // subgroup (amp-lower-to-vulkan{subgroup-size=N} needs both).
-  VkPhysicalDeviceSubgroupProperties subgroups{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  properties.pNext = &subgroups;
-  vkGetPhysicalDeviceProperties2(device->physical, &properties);
-  description += ", subgroupSize " + std::to_string(subgroups.subgroupSize);
-  if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-      (subgroups.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
-    description += ", subgroupShuffle";
+  description += ", subgroupSize " + std::to_string(device->subgroupSize);
+  description += device->subgroupShuffle ? ", subgroupShuffle" : "";
   vkDestroyFence(device->device, device->fence, nullptr);
   vkDestroyCommandPool(device->device, device->commandPool, nullptr);
   vkDestroyDevice(device->device, nullptr);

@@ -98,6 +98,11 @@ private:
 /// device is present; never exits.
 bool probe(std::string &description);
 
+/// The subgroup size of the process's device when its compute shaders may
+/// shuffle within subgroups, else 0 (fails like any use of the device when
+/// there is none).
+int subgroupShuffleSize();
+
 } // namespace vulkan
 } // namespace amp
 

@@ -126,6 +126,13 @@ AMP_VULKAN_EXPORT void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {}
 AMP_VULKAN_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {}
 AMP_VULKAN_EXPORT void mgpuSetDefaultDevice(int32_t) {}
 
+/// The device's subgroup size when compute shaders may shuffle within
+/// subgroups, else 0: what amp-run passes as
+/// amp-lower-to-vulkan{subgroup-size}.
+AMP_VULKAN_EXPORT int ampRuntimeSubgroupShuffleSize() {
+  return subgroupShuffleSize();
+}
+
 /// Prints the Vulkan device the runtime would use and returns 0, or prints
 /// why there is none and returns 1. Used by amp-vulkan-probe (and lit's
 /// `vulkan` feature); never exits the process.

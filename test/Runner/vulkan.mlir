@@ -59,6 +59,13 @@
 // RUN: amp-run %t/block-bf16.mlir %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=4.7e-2 | FileCheck %s --check-prefix=OK
 // RUN: not amp-run %t/block-bf16.mlir %{inputs} --backend=vulkan --compare=%t/block.npy --rtol=0 --atol=6e-4 2>&1 | FileCheck %s --check-prefix=LOW
 //
+// Reductions shuffle within subgroups of the device's size by default; a
+// size the device does not have would give wrong sums, so it is an error.
+// RUN: not amp-run %S/cpu-softmax.mlir --entry=softmax --backend=vulkan --seed=3 --vulkan-subgroup-size=1024 2>&1 | FileCheck %s --check-prefix=SUBGROUP
+// RUN: not amp-run %S/cpu-softmax.mlir --entry=softmax --backend=vulkan --seed=3 --vulkan-subgroup-size=-2 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// SUBGROUP: amp-run: --vulkan-subgroup-size=1024, but the Vulkan device {{shuffles within subgroups of [0-9]+ threads|cannot shuffle in compute shaders}}
+// NEGATIVE: amp-run: --vulkan-subgroup-size must be 0 or the device's subgroup size, got -2
+//
 // OK: compare result 0 ({{.*}}) with '{{.*}}.npy': max_abs_err={{.*}} out_of_tolerance=0/{{[0-9]+}} {{.*}} OK
 // LOW: out_of_tolerance={{[1-9][0-9]*}}/{{[0-9]+}} {{.*}} FAIL
 

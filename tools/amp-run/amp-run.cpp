@@ -156,11 +156,16 @@ static cl::opt<bool> noKernelStrategies(
 
 static cl::opt<int64_t> vulkanSubgroupSize(
     "vulkan-subgroup-size",
-    cl::desc("Vulkan backend: the device's subgroup size (amp-vulkan-probe "
-             "prints it), for reductions that combine within subgroups "
-             "with shuffles; 0 (the default) combines through workgroup "
-             "memory only"),
-    cl::init(0), cl::cat(category));
+    cl::desc("Vulkan backend: reductions combine within subgroups of this "
+             "many threads with shuffles (by default the device's size, when "
+             "its compute shaders may shuffle; another size than the "
+             "device's is an error); 0 combines through workgroup memory "
+             "only"),
+    cl::init(-1), cl::cat(category));
+
+/// What amp-lower-to-vulkan{subgroup-size} gets: --vulkan-subgroup-size
+/// checked against, or taken from, the device.
+static int64_t effectiveSubgroupSize = 0;
 
 static cl::opt<unsigned> optLevel("O", cl::desc("JIT optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
@@ -344,7 +349,7 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           !noExcessPrecision,
                                           !noWidenReusedInputs,
                                           !noKernelStrategies,
-                                          vulkanSubgroupSize});
+                                          effectiveSubgroupSize});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");
@@ -505,6 +510,22 @@ int main(int argc, char **argv) {
     if (llvm::Error err = loaded->checkDevice())
       return error(std::move(err));
     runtime = std::move(*loaded);
+  }
+  if (vulkanSubgroupSize.getNumOccurrences() && vulkanSubgroupSize < 0)
+    return error("--vulkan-subgroup-size must be 0 or the device's subgroup "
+                 "size, got " +
+                 llvm::Twine(vulkanSubgroupSize));
+  if (backend->backend == Backend::Vulkan && vulkanSubgroupSize != 0 &&
+      runtime && runtime->subgroupShuffleSize) {
+    int64_t device = runtime->subgroupShuffleSize();
+    if (vulkanSubgroupSize > 0 && vulkanSubgroupSize != device)
+      return error("--vulkan-subgroup-size=" + llvm::Twine(vulkanSubgroupSize) +
+                   ", but the Vulkan device " +
+                   (device ? "shuffles within subgroups of " +
+                                 llvm::Twine(device) + " threads"
+                           : llvm::Twine("cannot shuffle in compute "
+                                         "shaders")));
+    effectiveSubgroupSize = device;
   }
 
   DialectRegistry registry;

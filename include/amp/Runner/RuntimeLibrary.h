@@ -39,12 +39,16 @@ struct RuntimeLibrary {
   using AllocFn = void *(*)(uint64_t);
   using FreeFn = void (*)(void *);
   using MapGlobalFn = void *(*)(void *, int64_t);
+  using SubgroupSizeFn = int (*)();
 
   std::string path;
   CheckFn check = nullptr;
   AllocFn alloc = nullptr;
   FreeFn free = nullptr;
   MapGlobalFn mapGlobal = nullptr;
+  /// The device's subgroup size for shuffles in compute shaders (0: none);
+  /// null when the library does not say.
+  SubgroupSizeFn subgroupShuffleSize = nullptr;
 
   /// Loads the library (once per process) and finds its amp functions.
   static llvm::Expected<RuntimeLibrary> load(llvm::StringRef path);

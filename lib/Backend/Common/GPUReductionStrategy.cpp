@@ -123,8 +123,8 @@ static Value shuffleReduce(OpBuilder &b, Location loc, Value value,
 }
 
 Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
-                                  Value neutral, Value tid,
-                                  int64_t workgroupSize, int64_t subgroupSize,
+                                  Value tid, int64_t workgroupSize,
+                                  int64_t subgroupSize,
                                   function_ref<Value(Value, Value)> combine) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -155,11 +155,11 @@ Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
       scf::YieldOp::create(b, loc);
     });
     gpu::BarrierOp::create(b, loc);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          lane, cst(subgroups));
-    Value index = arith::MinUIOp::create(b, loc, lane, cst(subgroups - 1));
-    Value stored = memref::LoadOp::create(b, loc, shared, ValueRange{index});
-    partial = arith::SelectOp::create(b, loc, inRange, stored, neutral);
+    // Lane l reads the result of subgroup l mod S: every aligned group of
+    // S lanes holds all S results, so the butterfly over S lanes gives
+    // every lane (every thread) the total.
+    Value index = arith::RemUIOp::create(b, loc, lane, cst(subgroups));
+    partial = memref::LoadOp::create(b, loc, shared, ValueRange{index});
     return shuffleReduce(b, loc, partial, subgroups, subgroupSize, combine);
   }
   // A tree through workgroup memory: log2(workgroupSize) steps, then every
@@ -281,9 +281,9 @@ gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
   Value partial = loop.getResult(0);
 
   Value zero = cst(0);
-  Value total = combineAcrossWorkgroup(
-      b, loc, partial, neutral, tid, workgroupSize, subgroupSize,
-      [&](Value x, Value y) { return combine(x, y); });
+  Value total =
+      combineAcrossWorkgroup(b, loc, partial, tid, workgroupSize, subgroupSize,
+                             [&](Value x, Value y) { return combine(x, y); });
 
   // Thread 0 combines the row's result into the output.
   Value isFirst =

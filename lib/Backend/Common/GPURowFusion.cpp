@@ -154,8 +154,8 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
       auto it = writtenRoots.find(root(buffer));
       if (it != writtenRoots.end() && it->second != buffer)
         return true;
-      bool column = accessOf(op, &operand, run.rowDims.size()) ==
-                    Access::Column;
+      bool column =
+          accessOf(op, &operand, run.rowDims.size()) == Access::Column;
       if (column && it != writtenRoots.end())
         return true;
       if (op.isDpsInit(&operand) && columnRoots.contains(root(buffer)))
@@ -343,7 +343,7 @@ gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
                     : arith::SelectOp::create(b, loc, validK[i], next, partial)
                           .getResult();
     }
-    Value total = combineAcrossWorkgroup(b, loc, partial, neutral, tid, threads,
+    Value total = combineAcrossWorkgroup(b, loc, partial, tid, threads,
                                          subgroupSize, combine);
     rowRegs[out] = combine(rowValue(out), total);
   }

@@ -54,9 +54,9 @@ TypedAttr getCombinerIdentity(Operation *combiner, FloatType type);
 /// and returns the result in every thread. With `subgroupSize` S > 1: xor
 /// shuffles within each subgroup, then the subgroups' results through
 /// workgroup memory after one barrier; with 0: a tree through workgroup
-/// memory with a barrier per level. `neutral` is the identity of `combine`.
+/// memory with a barrier per level.
 Value combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
-                             Value neutral, Value tid, int64_t workgroupSize,
+                             Value tid, int64_t workgroupSize,
                              int64_t subgroupSize,
                              function_ref<Value(Value, Value)> combine);
 
