@@ -185,6 +185,40 @@ Value amp::combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
   return memref::LoadOp::create(b, loc, shared, ValueRange{zero});
 }
 
+RowLaunch amp::createRowLaunch(OpBuilder &b, Location loc,
+                               ArrayRef<int64_t> rowDims, int64_t threads) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t rows = 1;
+  for (int64_t size : rowDims)
+    rows *= size;
+  int64_t gridY = llvm::divideCeil(rows, 65535);
+  int64_t gridX = llvm::divideCeil(rows, gridY);
+  RowLaunch result;
+  result.launch = gpu::LaunchOp::create(b, loc, cst(gridX), cst(gridY), cst(1),
+                                        cst(threads), cst(1), cst(1));
+  Block &kernel = result.launch.getBody().front();
+  b.setInsertionPointToEnd(&kernel);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&kernel);
+  result.tid = result.launch.getThreadIds().x;
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, result.launch.getBlockIds().y, cst(gridX)),
+      result.launch.getBlockIds().x);
+  result.validRow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cst(rows));
+  Value rest = arith::MinUIOp::create(b, loc, row, cst(rows - 1));
+  result.rowIvs.assign(rowDims.size(), Value());
+  for (int64_t d = static_cast<int64_t>(rowDims.size()) - 1; d > 0; --d) {
+    result.rowIvs[d] = arith::RemUIOp::create(b, loc, rest, cst(rowDims[d]));
+    rest = arith::DivUIOp::create(b, loc, rest, cst(rowDims[d]));
+  }
+  result.rowIvs[0] = rest;
+  return result;
+}
+
 namespace {
 /// Emits the kernel of one row reduction inside its gpu.launch.
 class RowReductionKernel {
@@ -235,40 +269,20 @@ private:
 
 gpu::LaunchOp RowReductionKernel::emit(int64_t workgroupSize,
                                        int64_t subgroupSize) {
-  int64_t rows = r.rows(), rowSize = r.rowSize();
-  // Rows on the grid's x dimension, and y where there are more than 65535.
-  int64_t gridY = llvm::divideCeil(rows, 65535);
-  int64_t gridX = llvm::divideCeil(rows, gridY);
-  auto launch = gpu::LaunchOp::create(b, loc, cst(gridX), cst(gridY), cst(1),
-                                      cst(workgroupSize), cst(1), cst(1));
-  Block &kernel = launch.getBody().front();
-  b.setInsertionPointToEnd(&kernel);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&kernel);
-
+  int64_t rowSize = r.rowSize();
+  RowLaunch rowLaunch = createRowLaunch(
+      b, loc, ArrayRef<int64_t>(r.loopSizes).drop_back(), workgroupSize);
+  gpu::LaunchOp launch = rowLaunch.launch;
   Value init = r.op.getDpsInits()[0];
   auto accType =
       cast<FloatType>(cast<MemRefType>(init.getType()).getElementType());
   Value neutral = arith::ConstantOp::create(
       b, loc, getCombinerIdentity(r.combiner, accType));
-  Value tid = launch.getThreadIds().x;
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
-      launch.getBlockIds().x);
-  // The row's indices (every loop but the last).
-  SmallVector<Value> ivs(r.loopSizes.size());
-  Value rest = row;
-  for (int64_t d = static_cast<int64_t>(r.loopSizes.size()) - 2; d >= 0; --d) {
-    ivs[d] = arith::RemUIOp::create(b, loc, rest, cst(r.loopSizes[d]));
-    rest = arith::DivUIOp::create(b, loc, rest, cst(r.loopSizes[d]));
-  }
-  // Rows past the last (gridX * gridY > rows) read the last row and do not
-  // store; every thread still reaches every barrier.
-  Value valid =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cst(rows));
-  if (rows % gridX != 0 || gridX * gridY != rows)
-    for (int64_t d = 0; d + 1 < static_cast<int64_t>(ivs.size()); ++d)
-      ivs[d] = arith::MinUIOp::create(b, loc, ivs[d], cst(r.loopSizes[d] - 1));
+  Value tid = rowLaunch.tid;
+  Value valid = rowLaunch.validRow;
+  // The row's indices, and the element's (set per element below).
+  SmallVector<Value> ivs(rowLaunch.rowIvs);
+  ivs.push_back(Value());
 
   // Each thread: elements tid, tid + workgroupSize, ... of the row.
   auto loop = scf::ForOp::create(

@@ -130,10 +130,10 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
   GPURowSequence run;
   run.rowSize = loops.back();
   run.rowDims.assign(loops.begin(), loops.end() - 1);
+  int64_t threads =
+      std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(run.rowSize));
   if (run.rowDims.empty() ||
-      llvm::divideCeil(
-          run.rowSize,
-          std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(run.rowSize))) >
+      static_cast<int64_t>(llvm::divideCeil(run.rowSize, threads)) >
           maxElementsPerThread)
     return failure();
   bool reduces = false;
@@ -267,33 +267,12 @@ private:
 } // namespace
 
 gpu::LaunchOp RowRunKernel::emit(const llvm::SetVector<Value> &stored) {
-  int64_t rows = run.rows(), rowSize = run.rowSize;
-  int64_t gridY = llvm::divideCeil(rows, 65535);
-  int64_t gridX = llvm::divideCeil(rows, gridY);
-  auto launch = gpu::LaunchOp::create(b, loc, cst(gridX), cst(gridY), cst(1),
-                                      cst(threads), cst(1), cst(1));
-  Block &kernel = launch.getBody().front();
-  b.setInsertionPointToEnd(&kernel);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(&kernel);
-
-  tid = launch.getThreadIds().x;
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, cst(gridX)),
-      launch.getBlockIds().x);
-  validRow =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, cst(rows));
-  // Rows past the last (a padded grid) read the last row and store nothing.
-  Value clamped = arith::MinUIOp::create(b, loc, row, cst(rows - 1));
-  rowIvs.assign(run.rowDims.size(), Value());
-  for (int64_t d = static_cast<int64_t>(run.rowDims.size()) - 1; d >= 0; --d) {
-    rowIvs[d] =
-        d == 0 ? clamped
-               : arith::RemUIOp::create(b, loc, clamped, cst(run.rowDims[d]))
-                     .getResult();
-    if (d > 0)
-      clamped = arith::DivUIOp::create(b, loc, clamped, cst(run.rowDims[d]));
-  }
+  int64_t rowSize = run.rowSize;
+  RowLaunch rowLaunch = createRowLaunch(b, loc, run.rowDims, threads);
+  gpu::LaunchOp launch = rowLaunch.launch;
+  tid = rowLaunch.tid;
+  validRow = rowLaunch.validRow;
+  rowIvs = rowLaunch.rowIvs;
   for (int64_t i = 0; i < perThread; ++i) {
     Value k = arith::AddIOp::create(b, loc, tid, cst(i * threads));
     validK.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k,

@@ -16,14 +16,11 @@
 #ifndef AMP_BACKEND_COMMON_GPUREDUCTIONSTRATEGY_H
 #define AMP_BACKEND_COMMON_GPUREDUCTIONSTRATEGY_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
-namespace gpu {
-class LaunchOp;
-} // namespace gpu
-
 namespace amp {
 
 /// A row reduction the strategy takes: a linalg op on identity-layout
@@ -59,6 +56,25 @@ Value combineAcrossWorkgroup(OpBuilder &b, Location loc, Value partial,
                              Value tid, int64_t workgroupSize,
                              int64_t subgroupSize,
                              function_ref<Value(Value, Value)> combine);
+
+/// A gpu.launch with one workgroup of `threads` threads per row of a
+/// `rowDims`-shaped set of rows (rows on the grid's x dimension, and on y
+/// past 65535), and where its body starts.
+struct RowLaunch {
+  gpu::LaunchOp launch;
+  /// The thread's index in the workgroup.
+  Value tid;
+  /// Whether the workgroup has a row (the grid may be padded); the indices
+  /// of a padded workgroup are the last row's, so it reads in bounds and
+  /// must not store.
+  Value validRow;
+  SmallVector<Value> rowIvs;
+};
+
+/// Creates the launch (with its terminator) at `b`'s insertion point and
+/// leaves `b` inside its body, after the row's indices.
+RowLaunch createRowLaunch(OpBuilder &b, Location loc, ArrayRef<int64_t> rowDims,
+                          int64_t threads);
 
 /// Checks the options the row kernels share (a power of two from 1 to 1024
 /// threads, subgroups of 0 or a power of two, rows of at least 1), with
