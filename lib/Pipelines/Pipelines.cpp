@@ -197,9 +197,10 @@ static void bufferize(OpPassManager &pm) {
 /// Fused kernels on buffers, as outlined GPU kernels: with `strategies`,
 /// contractions and row reductions through the shared kernel strategies,
 /// whose threads of a subgroup exchange values with shuffles where
-/// `subgroupSize` is not 0.
+/// `subgroupSize` is not 0, and f16/bf16 contractions on NVIDIA's tensor
+/// cores with `tensorCores`.
 static void buildGPUKernels(OpPassManager &pm, bool strategies,
-                            int64_t subgroupSize) {
+                            int64_t subgroupSize, bool tensorCores = false) {
   amp::buildAmpFuseKernelsPipeline(pm);
   if (strategies) {
     // Without unit dimensions, the ops of a softmax or layer norm see their
@@ -222,6 +223,8 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
   // Contractions as kernels that stage operand tiles in workgroup memory
   // and keep accumulators in registers (the strategy both GPU backends
   // share); the rest as loops over the output.
+  if (strategies && tensorCores)
+    func.addPass(amp::createTileContractionsForTensorCores());
   if (strategies)
     func.addPass(amp::createTileContractionsForGPU());
   // One scf.parallel per kernel, with its reductions as scf.for loops inside
@@ -372,8 +375,12 @@ std::string mlir::amp::findLibdevice() {
 
 void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
                                             const LowerToNVVMOptions &options) {
-  // NVIDIA's warps are 32 threads.
-  buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/32);
+  // NVIDIA's warps are 32 threads; mma.sync on 16-bit operands needs
+  // sm_80.
+  std::optional<TargetName> chip = parseTargetName(options.chip);
+  bool tensorCores = options.tensorCores && chip && chip->sm >= 80;
+  buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/32,
+                  tensorCores);
   // Workgroup buffers as the kernels' workgroup attributions (.shared).
   pm.addPass(amp::createWorkgroupAllocsToAttributions());
   // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the
@@ -382,6 +389,9 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
   // and a kernel's math functions (math.tanh, exp, erf, ...) become calls to
   // libdevice's __nv_* functions: without it the driver or ptxas stops at
   // the first one.
+  // Tensor-core kernels: bf16 mma.sync, which convert-nvgpu-to-nvvm does
+  // not lower.
+  pm.addPass(amp::createConvertBF16MMAToNVVM());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertVectorToSCFPass());

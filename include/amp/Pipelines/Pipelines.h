@@ -92,6 +92,14 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc(
+          "f16/bf16 contractions with f32 accumulators on tensor cores "
+          "(amp-tile-contractions-for-tensor-cores: mma.sync, ldmatrix, "
+          "cp.async) on sm_80 and later; false leaves them to the SIMT "
+          "kernel. f32 contractions always stay on the SIMT kernel"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/GPUContractionStrategy.h"
+#include "amp/Backend/Common/GPUContractionEmitter.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -401,54 +402,15 @@ amp::checkGPUContractionConfig(const GPUContraction &c,
 
 namespace {
 /// Emits the kernel of one contraction inside its gpu.launch.
-class ContractionKernel {
+class ContractionKernel : public GPUContractionEmitter {
 public:
   ContractionKernel(RewriterBase &rewriter, const GPUContraction &c,
                     const GPUContractionConfig &config, Location loc)
-      : b(rewriter), c(c), cfg(config), loc(loc) {}
+      : GPUContractionEmitter(rewriter, c, loc), cfg(config) {}
 
   FailureOr<gpu::LaunchOp> emit();
 
 private:
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, cst(y));
-  }
-  Value minimum(Value x, int64_t y) {
-    return arith::MinUIOp::create(b, loc, x, cst(y));
-  }
-
-  /// The indices of `operand` at the iteration point `ivs` (one value per
-  /// loop; only the loops the operand's map reads need be set): its
-  /// indexing map evaluated (a convolution's image index oh * s + kh * d).
-  SmallVector<Value> indicesOf(OpOperand *operand, ArrayRef<Value> ivs) {
-    return indicesOf(c.op.getMatchingIndexingMap(operand), ivs);
-  }
-  SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> ivs) {
-    SmallVector<Value> indices;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        indices.push_back(ivs[dim.getPosition()]);
-        continue;
-      }
-      indices.push_back(
-          affine::expandAffineExpr(b, loc, expr, ivs, ValueRange()));
-    }
-    return indices;
-  }
-
-  /// Sets the loops `dims` of `ivs` to the position `linear` in their
-  /// row-major order (the last loop varies fastest).
-  void delinearize(Value linear, ArrayRef<unsigned> dims,
-                   SmallVectorImpl<Value> &ivs) {
-    for (unsigned d : llvm::reverse(dims.drop_front())) {
-      ivs[d] = arith::RemUIOp::create(b, loc, linear, cst(c.loopSizes[d]));
-      linear = arith::DivUIOp::create(b, loc, linear, cst(c.loopSizes[d]));
-    }
-    ivs[dims.front()] = linear;
-  }
-
   /// Loads this thread's share of the operand tile at reduction offset
   /// `k0`: element e of the tile (row-major in the operand's contiguous
   /// dimension, so that neighbouring threads read neighbouring addresses)
@@ -461,71 +423,13 @@ private:
   /// Position (row in the tile's own dimension, k) of the e-th element
   /// this thread moves.
   std::pair<Value, Value> tileElement(bool lhs, int64_t e);
-  /// The element of input `operand` at `indices`: loaded, or computed by
-  /// the input's prologue from the prologue's own inputs.
-  Value loadInput(OpOperand *operand, ArrayRef<Value> indices) {
-    linalg::LinalgOp prologue = c.prologues[operand->getOperandNumber()];
-    if (!prologue)
-      return memref::LoadOp::create(b, loc, operand->get(), indices);
-    Block &body = prologue->getRegion(0).front();
-    IRMapping map;
-    for (OpOperand *input : prologue.getDpsInputOperands()) {
-      BlockArgument arg = body.getArgument(input->getOperandNumber());
-      if (!isa<MemRefType>(input->get().getType())) {
-        map.map(arg, input->get());
-        continue;
-      }
-      map.map(arg,
-              memref::LoadOp::create(
-                  b, loc, input->get(),
-                  indicesOf(prologue.getMatchingIndexingMap(input), indices)));
-    }
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, map);
-    return map.lookupOrDefault(body.getTerminator()->getOperand(0));
-  }
-
-  /// Stores the finished accumulator `value` of the output element at
-  /// `indices`, through the epilogue if there is one.
-  void storeOutput(Value value, ArrayRef<Value> indices) {
-    Value result = c.op.getDpsInits()[0];
-    if (!c.epilogue) {
-      memref::StoreOp::create(b, loc, value, result, indices);
-      return;
-    }
-    // The epilogue's loops are the output's dimensions (identity map).
-    Block &body = c.epilogue->getRegion(0).front();
-    IRMapping map;
-    for (OpOperand &operand : c.epilogue->getOpOperands()) {
-      BlockArgument arg = body.getArgument(operand.getOperandNumber());
-      if (operand.get() == result)
-        map.map(arg, value);
-      else if (isa<MemRefType>(operand.get().getType()))
-        map.map(arg, memref::LoadOp::create(
-                         b, loc, operand.get(),
-                         indicesOf(c.epilogue.getMatchingIndexingMap(&operand),
-                                   indices)));
-      else
-        map.map(arg, operand.get());
-    }
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, map);
-    memref::StoreOp::create(
-        b, loc, map.lookupOrDefault(body.getTerminator()->getOperand(0)),
-        c.epilogue.getDpsInits()[0], indices);
-  }
-
   /// acc = body(a, b, acc) for `count` reduction steps of buffer `buf`.
   SmallVector<Value> compute(Value buf, int64_t count, ValueRange acc);
 
-  OpBuilder &b;
-  GPUContraction c;
   const GPUContractionConfig &cfg;
-  Location loc;
 
   // Set while emitting the launch body.
   Value tid, tx, ty, m0, n0;
-  SmallVector<Value> batchIvs; // per loop, null where not a batch loop
   Value lhsShared, rhsShared;
   SmallVector<scf::ForOp> toUnroll;
 };
@@ -654,15 +558,8 @@ SmallVector<Value> ContractionKernel::compute(Value buf, int64_t count,
 }
 
 FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
-  Value init = c.op.getDpsInits()[0];
-  auto initType = cast<MemRefType>(init.getType());
-  Type accType = initType.getElementType();
   Value lhsValue = c.op.getDpsInputs()[c.lhs];
   Value rhsValue = c.op.getDpsInputs()[1 - c.lhs];
-
-  // A fill of the output right before the op is the accumulators' start.
-  Value fillValue = c.fillValue;
-  (void)accType;
 
   int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
   auto launch = gpu::LaunchOp::create(
@@ -680,12 +577,7 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
   tid = add(mul(ty, cfg.threadsN()), tx);
   n0 = mul(launch.getBlockIds().x, cfg.tileN);
   m0 = mul(launch.getBlockIds().y, cfg.tileM);
-  batchIvs.assign(c.loopSizes.size(), Value());
-  Value batch = launch.getBlockIds().z;
-  for (unsigned d : llvm::reverse(c.batchDims)) {
-    batchIvs[d] = arith::RemUIOp::create(b, loc, batch, cst(c.loopSizes[d]));
-    batch = arith::DivUIOp::create(b, loc, batch, cst(c.loopSizes[d]));
-  }
+  setBatch(launch.getBlockIds().z);
 
   // Operand tiles in workgroup memory, two of each, rows padded by one
   // element so that threads storing down a column hit distinct banks.
@@ -709,25 +601,10 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
     rows.push_back(add(m0, add(ty, cst(i * cfg.threadsM()))));
   for (int64_t j = 0; j < cfg.threadN; ++j)
     cols.push_back(add(n0, add(tx, cst(j * cfg.threadsN()))));
-  OpOperand *initOperand = c.op.getDpsInitOperand(0);
-  auto outputIvs = [&](Value row, Value col) {
-    SmallVector<Value> ivs(batchIvs);
-    delinearize(row, c.mDims, ivs);
-    delinearize(col, c.nDims, ivs);
-    return ivs;
-  };
   SmallVector<Value> acc;
   for (int64_t i = 0; i < cfg.threadM; ++i)
-    for (int64_t j = 0; j < cfg.threadN; ++j) {
-      if (fillValue) {
-        acc.push_back(fillValue);
-        continue;
-      }
-      SmallVector<Value> ivs =
-          outputIvs(minimum(rows[i], sizeM - 1), minimum(cols[j], sizeN - 1));
-      acc.push_back(
-          memref::LoadOp::create(b, loc, init, indicesOf(initOperand, ivs)));
-    }
+    for (int64_t j = 0; j < cfg.threadN; ++j)
+      acc.push_back(initialAccumulator(rows[i], cols[j]));
 
   // Prologue: the first k step staged in buffer 0.
   int64_t steps = llvm::divideCeil(sizeK, cfg.tileK);
@@ -761,30 +638,8 @@ FailureOr<gpu::LaunchOp> ContractionKernel::emit() {
   // The single store of each output this thread computed.
   bool exactM = sizeM % cfg.tileM == 0, exactN = sizeN % cfg.tileN == 0;
   for (int64_t i = 0; i < cfg.threadM; ++i)
-    for (int64_t j = 0; j < cfg.threadN; ++j) {
-      Value value = acc[i * cfg.threadN + j];
-      SmallVector<Value> indices =
-          indicesOf(initOperand, outputIvs(rows[i], cols[j]));
-      Value inside;
-      auto within = [&](Value index, int64_t size) {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
-                                     cst(size));
-      };
-      if (!exactM)
-        inside = within(rows[i], sizeM);
-      if (!exactN) {
-        Value col = within(cols[j], sizeN);
-        inside = inside ? arith::AndIOp::create(b, loc, inside, col) : col;
-      }
-      if (!inside) {
-        storeOutput(value, indices);
-        continue;
-      }
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-        storeOutput(value, indices);
-        scf::YieldOp::create(b, loc);
-      });
-    }
+    for (int64_t j = 0; j < cfg.threadN; ++j)
+      storeOutput(acc[i * cfg.threadN + j], rows[i], cols[j], exactM, exactN);
   // The loads of one reduction step overlap the arithmetic of the last.
   for (scf::ForOp loop : toUnroll)
     (void)loopUnrollFull(loop);
@@ -801,30 +656,6 @@ amp::tileGPUContraction(RewriterBase &rewriter, const GPUContraction &c,
   FailureOr<gpu::LaunchOp> launch = kernel.emit();
   if (failed(launch))
     return failure();
-  // The fill is the accumulators' start, the epilogue is applied before
-  // the store.
-  // (Collected before the ops that use them are erased.)
-  llvm::SetVector<Value> temporaries;
-  for (Value operand : op->getOperands())
-    temporaries.insert(operand);
-  if (c.epilogue)
-    rewriter.eraseOp(c.epilogue);
-  rewriter.eraseOp(op);
-  if (c.fill)
-    rewriter.eraseOp(c.fill);
-  for (unsigned i = 0; i < 2; ++i)
-    if (c.prologues[i] && (i == 0 || c.prologues[1] != c.prologues[0]))
-      rewriter.eraseOp(c.prologues[i]);
-  // Temporaries that only the epilogue or the prologues used are no longer
-  // needed.
-  for (Value temporary : temporaries)
-    if (auto alloc = temporary.getDefiningOp<memref::AllocOp>())
-      if (llvm::all_of(alloc->getUsers(), [](Operation *user) {
-            return isa<memref::DeallocOp>(user);
-          })) {
-        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-          rewriter.eraseOp(user);
-        rewriter.eraseOp(alloc);
-      }
+  eraseReplacedByKernel(rewriter, c);
   return launch;
 }

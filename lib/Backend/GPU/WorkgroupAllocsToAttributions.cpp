@@ -8,6 +8,7 @@
 #include "amp/Backend/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -41,6 +42,13 @@ struct WorkgroupAllocsToAttributions
       for (memref::AllocOp alloc : allocs) {
         BlockArgument buffer =
             func.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
+        // The allocation's alignment (16 bytes for the targets of cp.async
+        // and ldmatrix) becomes the .shared array's.
+        if (std::optional<uint64_t> alignment = alloc.getAlignment())
+          func.setWorkgroupAttributionAttr(
+              func.getNumWorkgroupAttributions() - 1,
+              LLVM::LLVMDialect::getAlignAttrName(),
+              rewriter.getI64IntegerAttr(*alignment));
         for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
           if (isa<memref::DeallocOp>(user))
             rewriter.eraseOp(user);

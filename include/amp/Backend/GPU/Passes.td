@@ -160,4 +160,67 @@ def WorkgroupAllocsToAttributions
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TileContractionsForTensorCores
+    : Pass<"amp-tile-contractions-for-tensor-cores"> {
+  let summary = "Turn f16/bf16 contractions with f32 accumulators into "
+                "tensor-core kernels (mma.sync, ldmatrix, cp.async)";
+  let description = [{
+    Replaces every contraction on buffers that the GPU contraction strategy
+    takes (matmul, batch matmul, transposed operands, the products of
+    attention, convolutions as implicit GEMMs) whose two operands are f16
+    or both bf16 and whose body adds their extended product to an f32
+    accumulator by a `gpu.launch` that computes it on NVIDIA's tensor cores
+    (sm_80 and later):
+
+    - a workgroup per output tile (128x128 with 8 warps, 64x64 or 32x32 with
+      4, chosen by the grid's size against `min-workgroups`), the batch on
+      the grid's z;
+    - operand tiles moved from global to shared memory by
+      `nvgpu.device_async_copy` (cp.async, 16 bytes a copy, bypassing L1),
+      `stages` k steps in flight; an operand gathered through its map (a
+      convolution's image), computed by a fused prologue, or whose rows are
+      no multiple of 16 bytes goes through registers instead; rows padded by
+      16 bytes so that ldmatrix reads hit distinct banks;
+    - per warp, `nvgpu.ldmatrix` fragments (transposed for a tile stored
+      k-major) and `nvgpu.mma.sync` m16n8k16 into f32 accumulators that stay
+      in registers across the whole reduction;
+    - masked edges: rows past the operands' ends read their last row and
+      are not stored, k past the end is zero-filled;
+    - the fill before the op starts the accumulators, the elementwise op
+      after it is applied before the single store of each output.
+
+    The launch carries its tiling as `amp.lowering_config =
+    {workgroup = array<i64: M, N, K>, warps = array<i64: M, N>, stages =
+    S}`; an op that carries such an attribute is tiled with it, or the pass
+    fails with the reason. Other contractions (f32, integers, a body that is
+    not a multiply-add) are left to `amp-tile-contractions-for-gpu`.
+  }];
+  let options = [
+    Option<"minWorkgroups", "min-workgroups", "int64_t", /*default=*/"128",
+           "Smallest grid for which larger output tiles are chosen">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def ConvertBF16MMAToNVVM : Pass<"amp-convert-bf16-mma-to-nvvm"> {
+  let summary = "Lower nvgpu.mma.sync on bf16 operands to nvvm.mma.sync";
+  let description = [{
+    `convert-nvgpu-to-nvvm` of MLIR 22 cannot lower `nvgpu.mma.sync` with
+    bf16 operands ("failed to deduce operand PTX types"), while the NVVM op
+    and ptxas take them. This pass rewrites each m16n8k16 bf16 x bf16 + f32
+    `nvgpu.mma.sync` into an `nvvm.mma.sync` whose fragment rows (pairs of
+    bf16) are bitcast to i32 registers, with its four f32 results gathered
+    back into the accumulator vector. f16 and tf32 ops are left to
+    `convert-nvgpu-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AMP_BACKEND_GPU_PASSES_TD

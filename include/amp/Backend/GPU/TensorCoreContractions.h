@@ -1,0 +1,93 @@
+//===- TensorCoreContractions.h - Contractions on tensor cores --*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The kernel strategy of the NVVM backend for contractions whose operands
+// are f16 or bf16 and whose accumulator is f32: NVIDIA's tensor cores
+// through `mma.sync.aligned.m16n8k16` (sm_80 and later). A workgroup
+// computes a tile of the output with several warps; operand tiles move from
+// global to shared memory with `cp.async` (or through registers where an
+// operand is gathered or computed by a fused prologue), several k steps in
+// flight; warps read their fragments with `ldmatrix` and keep their f32
+// accumulators in registers across the whole reduction; the fused epilogue
+// is applied to each accumulator before its single store.
+//
+// The kernel is built from NVGPU ops (nvgpu.device_async_copy,
+// nvgpu.ldmatrix, nvgpu.mma.sync); populateBF16MMAToNVVMPatterns supplies
+// the bf16 lowering of nvgpu.mma.sync that MLIR 22 lacks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_BACKEND_GPU_TENSORCORECONTRACTIONS_H
+#define AMP_BACKEND_GPU_TENSORCORECONTRACTIONS_H
+
+#include "amp/Backend/Common/GPUContractionStrategy.h"
+
+#include <optional>
+
+namespace mlir {
+class RewritePatternSet;
+
+namespace amp {
+
+/// Tile sizes of a tensor-core contraction kernel: each workgroup computes a
+/// tileM x tileN block of the output with warpsM x warpsN warps, each warp
+/// a (tileM / warpsM) x (tileN / warpsN) block of 16x8 mma tiles; the
+/// reduction advances tileK at a time with `stages` k steps staged in
+/// shared memory.
+struct TensorCoreConfig {
+  int64_t tileM = 128, tileN = 128, tileK = 32;
+  int64_t warpsM = 2, warpsN = 4;
+  int64_t stages = 2;
+
+  int64_t warpTileM() const { return tileM / warpsM; }
+  int64_t warpTileN() const { return tileN / warpsN; }
+  int64_t threads() const { return 32 * warpsM * warpsN; }
+
+  /// As the `amp.lowering_config` attribute: `{workgroup = array<i64: M, N,
+  /// K>, warps = array<i64: M, N>, stages = S : i64}`.
+  DictionaryAttr toAttr(MLIRContext *context) const;
+  /// Reads `attr`; std::nullopt (with a message in `error`) when it is not
+  /// a dictionary of that form.
+  static std::optional<TensorCoreConfig> fromAttr(Attribute attr,
+                                                  std::string &error);
+  /// Whether `attr` is meant as a TensorCoreConfig (it has `warps`).
+  static bool isTensorCoreAttr(Attribute attr);
+};
+
+/// The element type of `c`'s operands when tensor cores can compute it:
+/// both inputs f16 or both bf16, an f32 output, and a body that adds the
+/// product of the extended inputs to the accumulator. Otherwise failure,
+/// with the reason.
+FailureOr<Type> matchTensorCoreContraction(const GPUContraction &c,
+                                           std::string *reason = nullptr);
+
+/// The tiling of `c`: 128x128x32 tiles of 8 warps (2 stages), 64x64x32 of
+/// 4 warps (3 stages) or 32x32x32 of 4 warps (3 stages), the largest whose
+/// grid has at least `minWorkgroups` workgroups, else the smallest; k steps
+/// of 16 for a reduction of at most 16.
+TensorCoreConfig chooseTensorCoreConfig(const GPUContraction &c,
+                                        int64_t minWorkgroups);
+
+/// Why `config` cannot tile `c` (warp tiles that are no multiple of the mma
+/// tiles, threads, shared memory, grid limits), or std::nullopt.
+std::optional<std::string>
+checkTensorCoreConfig(const GPUContraction &c, const TensorCoreConfig &config);
+
+/// Replaces the contraction (and its fill, prologues and epilogue) by a
+/// gpu.launch computing it on tensor cores with `config` (which
+/// checkTensorCoreConfig accepted).
+FailureOr<gpu::LaunchOp> tileTensorCoreContraction(
+    RewriterBase &rewriter, const GPUContraction &c,
+    const TensorCoreConfig &config);
+
+/// nvgpu.mma.sync on bf16 operands as nvvm.mma.sync (the packed pairs of
+/// bf16 as i32 registers), ahead of convert-nvgpu-to-nvvm, which does not
+/// lower them.
+void populateBF16MMAToNVVMPatterns(RewritePatternSet &patterns);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_BACKEND_GPU_TENSORCORECONTRACTIONS_H
