@@ -199,8 +199,10 @@ static void bufferize(OpPassManager &pm) {
 /// whose threads of a subgroup exchange values with shuffles where
 /// `subgroupSize` is not 0, and f16/bf16 contractions on NVIDIA's tensor
 /// cores with `tensorCores`.
+enum class TensorCores { None, Native, Emulated };
 static void buildGPUKernels(OpPassManager &pm, bool strategies,
-                            int64_t subgroupSize, bool tensorCores = false) {
+                            int64_t subgroupSize,
+                            TensorCores tensorCores = TensorCores::None) {
   amp::buildAmpFuseKernelsPipeline(pm);
   if (strategies) {
     // Without unit dimensions, the ops of a softmax or layer norm see their
@@ -223,8 +225,10 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
   // Contractions as kernels that stage operand tiles in workgroup memory
   // and keep accumulators in registers (the strategy both GPU backends
   // share); the rest as loops over the output.
-  if (strategies && tensorCores)
+  if (strategies && tensorCores != TensorCores::None)
     func.addPass(amp::createTileContractionsForTensorCores());
+  if (strategies && tensorCores == TensorCores::Emulated)
+    func.addPass(amp::createEmulateTensorCores());
   if (strategies)
     func.addPass(amp::createTileContractionsForGPU());
   // One scf.parallel per kernel, with its reductions as scf.for loops inside
@@ -260,7 +264,9 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
     OpPassManager &pm, const LowerToSPIRVOptions &options) {
   // Shuffles only when told the device's subgroup size: their width must
   // be it, and a Vulkan target env does not fix it.
-  buildGPUKernels(pm, options.kernelStrategies, options.subgroupSize);
+  buildGPUKernels(pm, options.kernelStrategies, options.subgroupSize,
+                  options.tensorCoreEmulation ? TensorCores::Emulated
+                                              : TensorCores::None);
   // Workgroup buffers in SPIR-V's Workgroup storage class.
   pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
@@ -380,7 +386,7 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
   std::optional<TargetName> chip = parseTargetName(options.chip);
   bool tensorCores = options.tensorCores && chip && chip->sm >= 80;
   buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/32,
-                  tensorCores);
+                  tensorCores ? TensorCores::Native : TensorCores::None);
   // Workgroup buffers as the kernels' workgroup attributions (.shared).
   pm.addPass(amp::createWorkgroupAllocsToAttributions());
   // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the

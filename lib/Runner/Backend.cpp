@@ -45,9 +45,12 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       options.gpuKernelStrategies ? "" : " kernel-strategies=false";
   if (backend.backend == Backend::CUDA)
     pipeline += "{chip=" + options.cudaChip + " format=" + options.cudaFormat +
-                strategies + "}";
+                strategies +
+                (options.gpuTensorCores ? "" : " tensor-cores=false") + "}";
   if (backend.backend == Backend::Vulkan) {
     std::string vulkanOptions = strategies;
+    if (options.vulkanTensorCoreEmulation)
+      vulkanOptions += " tensor-core-emulation=true";
     if (options.vulkanSubgroupSize > 0)
       vulkanOptions +=
           " subgroup-size=" + std::to_string(options.vulkanSubgroupSize);

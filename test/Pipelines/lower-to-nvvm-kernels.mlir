@@ -1,13 +1,15 @@
-// The kernel structure amp-lower-to-nvvm gives contractions and row
+// The kernel structure amp-lower-to-nvvm gives contractions (on the SIMT
+// units: f32, or f16/bf16 with tensor-cores=false; see
+// lower-to-nvvm-tensor-cores.mlir for the rest) and row
 // reductions, read from the PTX. Contractions stage their operand tiles in
 // shared memory between barriers and keep their accumulators in registers,
 // row reductions combine across a warp with shuffles, and ptxas assembles
 // every kernel for sm_80 and sm_90 without spilling a byte.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-nvvm{chip=sm_80 format=isa})' -o %t/f16-80.mlir
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-nvvm{chip=sm_80 format=isa tensor-cores=false})' -o %t/f16-80.mlir
 // RUN: %python %S/Inputs/ptx_of.py %t/f16-80 < %t/f16-80.mlir | FileCheck %s --check-prefix=PTX
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80 format=isa})' -o %t/bf16-80.mlir
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=bf16},amp-lower-to-nvvm{chip=sm_80 format=isa tensor-cores=false})' -o %t/bf16-80.mlir
 // RUN: %python %S/Inputs/ptx_of.py %t/bf16-80 < %t/bf16-80.mlir | FileCheck %s --check-prefix=PTX
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{chip=sm_90 format=isa})' -o %t/f32-90.mlir
 // RUN: %python %S/Inputs/ptx_of.py %t/f32-90 < %t/f32-90.mlir | FileCheck %s --check-prefix=PTX

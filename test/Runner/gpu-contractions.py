@@ -8,6 +8,15 @@
 # RUN: %if vulkan %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t --rows-only --vulkan-subgroup-size 0 | FileCheck %s --check-prefix=SHUFFLE %}
 # SHUFFLE-NOT: FAIL
 # SHUFFLE: contractions: 60 runs, 0 failed
+# The f16/bf16 contractions on the CUDA backend's tensor-core kernels
+# (amp-tile-contractions-for-tensor-cores): on Vulkan with their warp-level
+# ops emulated through workgroup memory (amp-emulate-tensor-cores), which
+# checks their tiles, stages, zero fill and fragment layouts; on an NVIDIA
+# GPU as they are (see tensor_cores below):
+# RUN: %if vulkan %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t --tensor-cores | FileCheck %s --check-prefix=TC %}
+# RUN: %if cuda-gpu %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend cuda --work %t --tensor-cores | FileCheck %s --check-prefix=TC %}
+# TC-NOT: FAIL
+# TC: tensor-core contractions: 112 runs, 0 failed
 #
 # Differential test of the GPU contraction (convolutions included, as
 # implicit GEMMs) and row reduction kernels
@@ -43,8 +52,8 @@ def case(name, a_shape, b_shape, out_shape, maps, iterators, k):
     CASES.append((name, a_shape, b_shape, out_shape, maps, iterators, k))
 
 
-def ty(shape):
-    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+def ty(shape, element="f32"):
+    return "tensor<%sx%s>" % ("x".join(str(d) for d in shape), element)
 
 
 # (name, A shape, B shape, C shape, indexing maps, iterator types, K)
@@ -185,7 +194,7 @@ CONVS = [("conv3x3_33x33x7_to_63", (1, 33, 33, 7), (3, 3, 7, 63), 1, 1),
          ("conv1x7_1x9x63x1_to_129", (1, 9, 63, 1), (1, 7, 1, 129), 1, 1)]
 
 
-def conv_program(image, kernel, stride, dilation):
+def conv_program(image, kernel, stride, dilation, element="f32"):
     n, h, w, _ = image
     kh, kw, _, f = kernel
     out = (n, (h - dilation * (kh - 1) - 1) // stride + 1,
@@ -199,10 +208,19 @@ def conv_program(image, kernel, stride, dilation):
       ins(%a, %b : {A}, {B}) outs(%init : {C}) -> {C}
   return %r : {C}
 }}
-""".format(A=ty(image), B=ty(kernel), C=ty(out), D=dilation, S=stride)
+""".format(A=ty(image, element), B=ty(kernel, element), C=ty(out),
+           D=dilation, S=stride)
 
 
-def program(a_shape, b_shape, out_shape, maps, iterators):
+def program(a_shape, b_shape, out_shape, maps, iterators, element="f32"):
+    """The contraction; with a 16-bit `element`, on operands of that type
+    (what a converted program's kernels read) accumulated in f32."""
+    ext = ""
+    x, y = "%x", "%y"
+    if element != "f32":
+        ext = ("    %xe = arith.extf %x : {E} to f32\n"
+               "    %ye = arith.extf %y : {E} to f32\n").format(E=element)
+        x, y = "%xe", "%ye"
     return """func.func @main(%a: {A}, %b: {B}) -> {C} {{
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : {C}
@@ -210,15 +228,27 @@ def program(a_shape, b_shape, out_shape, maps, iterators):
   %r = linalg.generic {{indexing_maps = [{maps}],
                         iterator_types = [{its}]}}
       ins(%a, %b : {A}, {B}) outs(%init : {C}) {{
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
+  ^bb0(%x: {E}, %y: {E}, %acc: f32):
+{ext}    %p = arith.mulf {X}, {Y} : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }} -> {C}
   return %r : {C}
 }}
-""".format(A=ty(a_shape), B=ty(b_shape), C=ty(out_shape),
-           maps=", ".join(maps), its=", ".join('"%s"' % i for i in iterators))
+""".format(A=ty(a_shape, element), B=ty(b_shape, element), C=ty(out_shape),
+           maps=", ".join(maps), its=", ".join('"%s"' % i for i in iterators),
+           E=element, ext=ext, X=x, Y=y)
+
+
+def to_bf16_words(x):
+    """x (f32) rounded to the nearest bf16, as amp-run's bf16 words."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def from_bf16_words(w):
+    return (w.astype(np.uint32) << 16).view(np.float32)
 
 
 PRECISIONS = ("f32", "f16", "bf16")
@@ -235,6 +265,9 @@ def main():
     parser.add_argument("--rows-only", action="store_true",
                         help="only the row reductions and runs")
     parser.add_argument("--vulkan-subgroup-size", default=None)
+    parser.add_argument("--tensor-cores", action="store_true",
+                        help="only the f16/bf16 contractions, on the "
+                        "tensor-core kernels (on Vulkan: emulated)")
     args = parser.parse_args()
     rng = np.random.default_rng(41)
     runs = failed = 0
@@ -246,6 +279,8 @@ def main():
             return lambda a, b: 0.0  # max is exact in any order
         return lambda a, b: n * 2.0**-23 * np.abs(a * b).sum(axis=1).max()
 
+    if args.tensor_cores:
+        return tensor_cores(args, rng)
     cases = [(name, program(a, b, out, maps, its), a, b, contraction_bound(k))
              for name, a, b, out, maps, its, k in CASES
              if not args.rows_only]
@@ -315,6 +350,101 @@ def main():
                       (name, precision, magnitude, err, bound,
                        "OK" if ok else "FAIL"))
     print("contractions: %d runs, %d failed" % (runs, failed))
+    return 1 if failed else 0
+
+
+def tensor_cores(args, rng):
+    """The contractions on tensor-core kernels (amp-tile-contractions-for-
+    tensor-cores): converted programs (their operands rounded by a fused
+    prologue, staged through registers) and programs whose operands are
+    f16/bf16 already (staged by cp.async where rows allow). The products
+    are exact in f32 but the mma sums them in another order than the CPU:
+    at most K^2 2^-23 max|a| max|b| per element, while a wrong fragment,
+    tile or zero fill is off by the size of the values themselves."""
+    def bound(k):
+        return lambda a, b: k * k * 2.0**-23 * np.abs(a).max() * np.abs(b).max()
+
+    cases = []
+    for name, a, b, out, maps, its, k in CASES:
+        cases.append((name, "convert", program(a, b, out, maps, its), a, b,
+                      bound(k)))
+        for element in ("f16", "bf16"):
+            cases.append((name, element,
+                          program(a, b, out, maps, its, element), a, b,
+                          bound(k)))
+    for name, image, kernel, stride, dilation in CONVS:
+        k = kernel[0] * kernel[1] * kernel[2]
+        cases.append((name, "convert",
+                      conv_program(image, kernel, stride, dilation), image,
+                      kernel, bound(k)))
+        for element in ("f16", "bf16"):
+            cases.append((name, element,
+                          conv_program(image, kernel, stride, dilation,
+                                       element), image, kernel, bound(k)))
+    runs = failed = 0
+    for name, kind, text, a_shape, b_shape, bound_of in cases:
+        if args.only and args.only not in name:
+            continue
+        src = os.path.join(args.work, "tc-%s-%s.mlir" % (name, kind))
+        with open(src, "w") as f:
+            f.write(text)
+        precisions = ("f16", "bf16") if kind == "convert" else (kind,)
+        for precision in precisions:
+            prog = src
+            if kind == "convert":
+                prog = os.path.join(args.work, "tc-%s-%s.mlir" % (name,
+                                                                  precision))
+                subprocess.run([args.amp_opt, src,
+                                "--mixed-precision=precision=" + precision,
+                                "-o", prog], check=True)
+            for magnitude, scale in MAGNITUDES.items():
+                stem = os.path.join(args.work, "tc-%s-%s-%s-%s" % (
+                    name, kind, precision, magnitude))
+                a = (rng.uniform(-1, 1, a_shape) * scale).astype(np.float32)
+                b = (rng.uniform(-1, 1, b_shape) * scale).astype(np.float32)
+                if kind == "f16":
+                    a, b = a.astype(np.float16), b.astype(np.float16)
+                    saved = (a, b)
+                    a, b = a.astype(np.float32), b.astype(np.float32)
+                elif kind == "bf16":
+                    saved = (to_bf16_words(a), to_bf16_words(b))
+                    a, b = from_bf16_words(saved[0]), from_bf16_words(saved[1])
+                else:
+                    saved = (a, b)
+                np.save(stem + "-a.npy", saved[0])
+                np.save(stem + "-b.npy", saved[1])
+                inputs = "--input=%s-a.npy,%s-b.npy" % (stem, stem)
+                results = {}
+                for backend in ("cpu", args.backend):
+                    out = "%s-%s.npy" % (stem, backend)
+                    extra = []
+                    if backend == "vulkan":
+                        extra = ["--vulkan-emulate-tensor-cores"]
+                    run = subprocess.run(
+                        [args.amp_run, prog, "--entry=main", inputs,
+                         "--backend=" + backend, "--output=" + out] + extra,
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        text=True)
+                    if run.returncode != 0:
+                        print(run.stdout)
+                        results = None
+                        break
+                    results[backend] = np.load(out).astype(np.float64)
+                runs += 1
+                label = "%s %s %s" % (name, kind if kind != "convert" else
+                                      "converted-" + precision, magnitude)
+                if results is None:
+                    failed += 1
+                    print("%s: FAIL (amp-run)" % label)
+                    continue
+                ref, got = results["cpu"], results[args.backend]
+                bnd = bound_of(a.astype(np.float64), b.astype(np.float64))
+                err = np.abs(ref - got).max()
+                ok = bool(err <= bnd) and np.isfinite(got).all()
+                failed += not ok
+                print("%s: max_err=%.3g bound=%.3g %s" %
+                      (label, err, bnd, "OK" if ok else "FAIL"))
+    print("tensor-core contractions: %d runs, %d failed" % (runs, failed))
     return 1 if failed else 0
 
 

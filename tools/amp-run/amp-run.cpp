@@ -154,6 +154,19 @@ static cl::opt<bool> noKernelStrategies(
              "reducing rows across workgroups"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> noTensorCores(
+    "no-tensor-cores",
+    cl::desc("CUDA backend: compute f16/bf16 contractions with the SIMT "
+             "kernel instead of tensor cores (mma.sync)"),
+    cl::init(false), cl::cat(category));
+
+static cl::opt<bool> vulkanEmulateTensorCores(
+    "vulkan-emulate-tensor-cores",
+    cl::desc("Vulkan backend, for testing: run the CUDA backend's "
+             "tensor-core kernels for f16/bf16 contractions with their "
+             "warp-level ops emulated through workgroup memory"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<int64_t> vulkanSubgroupSize(
     "vulkan-subgroup-size",
     cl::desc("Vulkan backend: reductions combine within subgroups of this "
@@ -349,7 +362,9 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           !noExcessPrecision,
                                           !noWidenReusedInputs,
                                           !noKernelStrategies,
-                                          effectiveSubgroupSize});
+                                          effectiveSubgroupSize,
+                                          !noTensorCores,
+                                          vulkanEmulateTensorCores});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");

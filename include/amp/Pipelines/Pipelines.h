@@ -88,6 +88,14 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "default: a Vulkan target fixes no subgroup size) combines through "
           "workgroup memory only"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> tensorCoreEmulation{
+      *this, "tensor-core-emulation",
+      llvm::cl::desc(
+          "For testing: build f16/bf16 contractions as the NVVM backend's "
+          "tensor-core kernels and run their warp-level ops through "
+          "workgroup memory (amp-emulate-tensor-cores), so that any Vulkan "
+          "device checks their results; slow"),
+      llvm::cl::init(false)};
 };
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {

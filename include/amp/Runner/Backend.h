@@ -56,6 +56,13 @@ struct BackendOptions {
   /// The Vulkan device's subgroup size, for reductions that shuffle within
   /// subgroups (amp-lower-to-vulkan{subgroup-size}); 0 for none.
   int64_t vulkanSubgroupSize = 0;
+  /// CUDA code runs f16/bf16 contractions on tensor cores on sm_80 and
+  /// later (amp-lower-to-nvvm{tensor-cores}).
+  bool gpuTensorCores = true;
+  /// Vulkan code runs the CUDA backend's tensor-core kernels with their
+  /// warp-level ops emulated (amp-lower-to-vulkan{tensor-core-emulation}),
+  /// for testing them without an NVIDIA GPU.
+  bool vulkanTensorCoreEmulation = false;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the

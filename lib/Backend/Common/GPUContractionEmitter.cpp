@@ -12,8 +12,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -115,13 +117,11 @@ Value GPUContractionEmitter::initialAccumulator(Value row, Value col) {
                                 minimum(col, c.sizeN() - 1))));
 }
 
-void GPUContractionEmitter::storeOutputAt(Value value,
-                                          ArrayRef<Value> indices) {
+std::pair<Value, Value>
+GPUContractionEmitter::finalValue(Value value, ArrayRef<Value> indices) {
   Value result = c.op.getDpsInits()[0];
-  if (!c.epilogue) {
-    memref::StoreOp::create(b, loc, value, result, indices);
-    return;
-  }
+  if (!c.epilogue)
+    return {value, result};
   // The epilogue's loops are the output's dimensions (identity map).
   Block &body = c.epilogue->getRegion(0).front();
   IRMapping map;
@@ -139,15 +139,18 @@ void GPUContractionEmitter::storeOutputAt(Value value,
   }
   for (Operation &inner : body.without_terminator())
     b.clone(inner, map);
-  memref::StoreOp::create(
-      b, loc, map.lookupOrDefault(body.getTerminator()->getOperand(0)),
-      c.epilogue.getDpsInits()[0], indices);
+  return {map.lookupOrDefault(body.getTerminator()->getOperand(0)),
+          c.epilogue.getDpsInits()[0]};
 }
 
-void GPUContractionEmitter::storeOutput(Value value, Value row, Value col,
-                                        bool exactM, bool exactN) {
-  SmallVector<Value> indices =
-      indicesOf(c.op.getDpsInitOperand(0), outputIvs(row, col));
+void GPUContractionEmitter::storeOutputAt(Value value,
+                                          ArrayRef<Value> indices) {
+  auto [stored, buffer] = finalValue(value, indices);
+  memref::StoreOp::create(b, loc, stored, buffer, indices);
+}
+
+Value GPUContractionEmitter::insideOutput(Value row, Value col, bool exactM,
+                                          bool exactN) {
   Value inside;
   if (!exactM)
     inside = lessThan(row, c.sizeM());
@@ -155,6 +158,14 @@ void GPUContractionEmitter::storeOutput(Value value, Value row, Value col,
     Value inCol = lessThan(col, c.sizeN());
     inside = inside ? arith::AndIOp::create(b, loc, inside, inCol) : inCol;
   }
+  return inside;
+}
+
+void GPUContractionEmitter::storeOutput(Value value, Value row, Value col,
+                                        bool exactM, bool exactN) {
+  SmallVector<Value> indices =
+      indicesOf(c.op.getDpsInitOperand(0), outputIvs(row, col));
+  Value inside = insideOutput(row, col, exactM, exactN);
   if (!inside) {
     storeOutputAt(value, indices);
     return;
@@ -163,6 +174,53 @@ void GPUContractionEmitter::storeOutput(Value value, Value row, Value col,
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(guard.thenBlock());
   storeOutputAt(value, indices);
+}
+
+bool GPUContractionEmitter::canStorePairs() {
+  linalg::LinalgOp op = c.op;
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto last = dyn_cast<AffineDimExpr>(map.getResult(map.getNumResults() - 1));
+  return last && last.getPosition() == c.nDims.back() &&
+         c.loopSizes[c.nDims.back()] % 2 == 0;
+}
+
+void GPUContractionEmitter::storeOutputPair(Value first, Value second,
+                                            Value row, Value col, bool exactM,
+                                            bool exactN) {
+  // With an even innermost n loop and col even, col + 1 is in the same row
+  // of the output, and inside it exactly when col is.
+  Value inside = insideOutput(row, col, exactM, exactN);
+  OpBuilder::InsertionGuard g(b);
+  if (inside) {
+    auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+  }
+  SmallVector<Value> indices =
+      indicesOf(c.op.getDpsInitOperand(0), outputIvs(row, col));
+  SmallVector<Value> next =
+      indicesOf(c.op.getDpsInitOperand(0),
+                outputIvs(row, arith::AddIOp::create(b, loc, col, cst(1))));
+  auto [v0, buffer] = finalValue(first, indices);
+  Value v1 = finalValue(second, next).first;
+  Value pair = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2}, v0.getType()), ValueRange{v0, v1});
+  // The pair starts at an even element of the buffer (an even column of
+  // rows of even length): aligned to its own size, so that the target
+  // stores it as one vector.
+  int64_t bytes = 2 * llvm::divideCeil(v0.getType().getIntOrFloatBitWidth(), 8);
+  vector::StoreOp::create(b, loc, pair, buffer, indices,
+                          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+}
+
+void amp::hoistAllocsBeforeKernel(const GPUContraction &c) {
+  if (!c.epilogue)
+    return;
+  Operation *op = c.op;
+  for (Operation *between = op->getNextNode(); between != c.epilogue;) {
+    Operation *next = between->getNextNode();
+    between->moveBefore(op);
+    between = next;
+  }
 }
 
 void amp::eraseReplacedByKernel(RewriterBase &rewriter,

@@ -136,7 +136,12 @@ static Value fillValueBefore(linalg::LinalgOp op) {
 static linalg::LinalgOp epilogueAfter(linalg::LinalgOp op, Operation *fill) {
   Value result = op.getDpsInits()[0];
   auto type = cast<MemRefType>(result.getType());
-  auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
+  // Allocations in between (the epilogue's own output) are moved before
+  // the kernel when it is built.
+  Operation *after = op->getNextNode();
+  while (isa_and_nonnull<memref::AllocOp>(after))
+    after = after->getNextNode();
+  auto next = dyn_cast_or_null<linalg::LinalgOp>(after);
   if (!next || !next.hasPureBufferSemantics() || next.getNumDpsInits() != 1 ||
       next.getNumParallelLoops() != next.getNumLoops() ||
       next.getNumLoops() != static_cast<unsigned>(type.getRank()) ||
@@ -652,6 +657,7 @@ amp::tileGPUContraction(RewriterBase &rewriter, const GPUContraction &c,
   Operation *op = c.op;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
+  hoistAllocsBeforeKernel(c);
   ContractionKernel kernel(rewriter, c, config, op->getLoc());
   FailureOr<gpu::LaunchOp> launch = kernel.emit();
   if (failed(launch))

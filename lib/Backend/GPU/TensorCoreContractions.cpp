@@ -560,9 +560,19 @@ gpu::LaunchOp TensorCoreKernel::emit() {
              ValueRange()),
          0);
 
+  // Each thread's accumulators come in pairs of neighbouring columns:
+  // stored as vectors of two where the output allows.
   bool exactM = sizeM % cfg.tileM == 0, exactN = sizeN % cfg.tileN == 0;
-  for (auto [value, row, col] : llvm::zip(loop.getResults(), rows, cols))
-    storeOutput(value, row, col, exactM, exactN);
+  bool pairs = canStorePairs();
+  for (size_t e = 0; e < rows.size(); e += 2) {
+    if (pairs) {
+      storeOutputPair(loop.getResult(e), loop.getResult(e + 1), rows[e],
+                      cols[e], exactM, exactN);
+      continue;
+    }
+    for (size_t i = e; i < e + 2; ++i)
+      storeOutput(loop.getResult(i), rows[i], cols[i], exactM, exactN);
+  }
   return launch;
 }
 
@@ -572,6 +582,7 @@ amp::tileTensorCoreContraction(RewriterBase &rewriter, const GPUContraction &c,
   Operation *op = c.op;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
+  hoistAllocsBeforeKernel(c);
   TensorCoreKernel kernel(rewriter, c, config, op->getLoc());
   gpu::LaunchOp launch = kernel.emit();
   eraseReplacedByKernel(rewriter, c);

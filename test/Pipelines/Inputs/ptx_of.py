@@ -3,7 +3,11 @@
     ptx_of.py OUT_PREFIX < lowered.mlir
         writes OUT_PREFIX.N.ptx per binary and prints, per binary, one line
         "binary NAME: st.shared=A ld.shared=B bar.sync=C shfl.sync=D
-        fma.rn.f32=E" (how many of each instruction its PTX has);
+        fma.rn.f32=E mma.f16=F mma.bf16=G ldmatrix=H cp.async=I
+        st.global.v2=J" (how many
+        of each instruction its PTX has; mma.T counts m16n8k16 mma.sync on
+        T operands with f32 accumulators, cp.async the 16-byte copies,
+        st.global.v2 the stores of vectors of two);
     ptx_of.py --ptxas PTXAS --arch sm_80 OUT_PREFIX < lowered.mlir
         also assembles each with `ptxas -v` and prints, per kernel, one line
         "ptxas: KERNEL registers=R spill_stores=S spill_loads=L smem=B".
@@ -54,6 +58,16 @@ def main():
                                                     ptx)))
                       for op in ("st.shared", "ld.shared", "bar.sync",
                                  "shfl.sync", "fma.rn.f32")]
+            # Tensor cores: mma.sync by operand types, ldmatrix, cp.async.
+            for types in ("f32.f16.f16.f32", "f32.bf16.bf16.f32"):
+                counts.append("mma.%s=%d" % (types.split(".")[1], len(
+                    re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\."
+                               + re.escape(types), ptx))))
+            counts.append("ldmatrix=%d" % len(re.findall(r"\bldmatrix\.", ptx)))
+            counts.append("cp.async=%d" % len(
+                re.findall(r"\bcp\.async\.cg\.shared\.global", ptx)))
+            counts.append("st.global.v2=%d" % len(
+                re.findall(r"\bst\.global\.v2\.", ptx)))
             print("binary %s: %s" % (name, " ".join(counts)))
             continue
         run = subprocess.run([ptxas, "-v", "-arch=" + arch, path, "-o",

@@ -70,14 +70,33 @@ protected:
   void storeOutput(Value value, Value row, Value col, bool exactM,
                    bool exactN);
 
+  /// Whether output elements (row, col) and (row, col + 1), col even, are
+  /// neighbours in memory wherever both exist: the output's last index is
+  /// the innermost n loop, of even size. storeOutputPair may then be used.
+  bool canStorePairs();
+
+  /// Stores the finished accumulators of output elements (row, col) and
+  /// (row, col + 1), col even, through the epilogue, as one vector of two.
+  void storeOutputPair(Value first, Value second, Value row, Value col,
+                       bool exactM, bool exactN);
+
   OpBuilder &b;
   GPUContraction c;
   Location loc;
   SmallVector<Value> batchIvs;
 
 private:
+  /// The value stored for accumulator `value` at output `indices` (through
+  /// the epilogue) and the buffer it goes to.
+  std::pair<Value, Value> finalValue(Value value, ArrayRef<Value> indices);
   void storeOutputAt(Value value, ArrayRef<Value> indices);
+  /// `row < M && col < N` where the tiles may pass the edges, else null.
+  Value insideOutput(Value row, Value col, bool exactM, bool exactN);
 };
+
+/// Moves the allocations between `c`'s op and its epilogue (the epilogue's
+/// output) before the op, where the kernel will stand.
+void hoistAllocsBeforeKernel(const GPUContraction &c);
 
 /// Erases what a kernel built for `c` replaced: the op, its fill, epilogue
 /// and prologues, and temporaries nothing reads any more.

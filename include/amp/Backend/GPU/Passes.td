@@ -223,4 +223,34 @@ def ConvertBF16MMAToNVVM : Pass<"amp-convert-bf16-mma-to-nvvm"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def EmulateTensorCores : Pass<"amp-emulate-tensor-cores"> {
+  let summary = "Run the warp-level NVGPU ops of tensor-core kernels on any "
+                "GPU, for testing";
+  let description = [{
+    Rewrites, in every `gpu.launch`, the ops of the tensor-core kernels
+    (`nvgpu.device_async_copy`, `nvgpu.device_async_create_group`,
+    `nvgpu.device_async_wait`, `nvgpu.ldmatrix`, `nvgpu.mma.sync`
+    m16n8k16 on 16-bit operands) into loads, stores, arithmetic and
+    workgroup barriers that any GPU backend lowers. What the lanes of a warp
+    (32 consecutive threads) exchange goes through workgroup memory: each
+    lane publishes the row address it gives ldmatrix or the fragments it
+    holds, and reads back what PTX's fragment layouts say it receives. The
+    copies become synchronous; elements past `srcElements` are zeros. The
+    products are exact in f32 and summed in f32, in the order k = 0..15.
+
+    This is how amp checks its tensor-core kernels' indexing (tiles,
+    stages, zero fill, fragment layouts, transposition, epilogues) on a
+    machine without an NVIDIA GPU: `amp-lower-to-vulkan{tensor-core-
+    emulation=true}` builds the NVVM backend's kernels and runs them on any
+    Vulkan device. Speed means nothing there. Launches must have a constant
+    number of threads, a multiple of 32, and reach every barrier together
+    (the kernels call these ops in uniform control flow).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // AMP_BACKEND_GPU_PASSES_TD
