@@ -199,7 +199,7 @@ static void bufferize(OpPassManager &pm) {
 /// whose threads of a subgroup exchange values with shuffles where
 /// `subgroupSize` is not 0, and f16/bf16 contractions on NVIDIA's tensor
 /// cores with `tensorCores`.
-enum class TensorCores { None, Native, Emulated };
+enum class TensorCores { None, Native, Emulated, Cooperative };
 static void buildGPUKernels(OpPassManager &pm, bool strategies,
                             int64_t subgroupSize,
                             TensorCores tensorCores = TensorCores::None) {
@@ -225,8 +225,14 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
   // Contractions as kernels that stage operand tiles in workgroup memory
   // and keep accumulators in registers (the strategy both GPU backends
   // share); the rest as loops over the output.
-  if (strategies && tensorCores != TensorCores::None)
+  if (strategies && (tensorCores == TensorCores::Native ||
+                     tensorCores == TensorCores::Emulated))
     func.addPass(amp::createTileContractionsForTensorCores());
+  if (strategies && tensorCores == TensorCores::Cooperative) {
+    amp::TileContractionsForCooperativeMatricesOptions cooperative;
+    cooperative.subgroupSize = subgroupSize;
+    func.addPass(amp::createTileContractionsForCooperativeMatrices(cooperative));
+  }
   if (strategies && tensorCores == TensorCores::Emulated)
     func.addPass(amp::createEmulateTensorCores());
   if (strategies)
@@ -264,9 +270,13 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
     OpPassManager &pm, const LowerToSPIRVOptions &options) {
   // Shuffles only when told the device's subgroup size: their width must
   // be it, and a Vulkan target env does not fix it.
+  TensorCores tensorCores = TensorCores::None;
+  if (options.cooperativeMatrix)
+    tensorCores = TensorCores::Cooperative;
+  else if (options.tensorCoreEmulation)
+    tensorCores = TensorCores::Emulated;
   buildGPUKernels(pm, options.kernelStrategies, options.subgroupSize,
-                  options.tensorCoreEmulation ? TensorCores::Emulated
-                                              : TensorCores::None);
+                  tensorCores);
   // Workgroup buffers in SPIR-V's Workgroup storage class.
   pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
@@ -284,6 +294,12 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
   if (options.subgroupSize > 0) {
     target.spirvCapabilities.push_back("GroupNonUniform");
     target.spirvCapabilities.push_back("GroupNonUniformShuffle");
+  }
+  if (options.cooperativeMatrix) {
+    // The KHR cooperative-matrix ops need SPIR-V 1.6 (Vulkan 1.3).
+    target.spirvVersion = "v1.6";
+    target.spirvCapabilities.push_back("CooperativeMatrixKHR");
+    target.spirvExtensions.push_back("SPV_KHR_cooperative_matrix");
   }
   for (StringRef ext : getVulkanExtensions())
     target.spirvExtensions.push_back(ext.str());

@@ -88,6 +88,15 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "default: a Vulkan target fixes no subgroup size) combines through "
           "workgroup memory only"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> cooperativeMatrix{
+      *this, "cooperative-matrix",
+      llvm::cl::desc(
+          "f16/bf16 contractions with f32 accumulators on the device's "
+          "cooperative matrices (CooperativeMatrixKHR, "
+          "amp-tile-contractions-for-cooperative-matrices); needs "
+          "subgroup-size. Not run or validated here: Mesa 22's lavapipe and "
+          "spirv-val 2023.1 do not take them"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tensorCoreEmulation{
       *this, "tensor-core-emulation",
       llvm::cl::desc(

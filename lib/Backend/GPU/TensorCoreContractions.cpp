@@ -118,24 +118,26 @@ FailureOr<Type> amp::matchTensorCoreContraction(const GPUContraction &c,
   return lhs;
 }
 
-TensorCoreConfig amp::chooseTensorCoreConfig(const GPUContraction &c,
-                                             int64_t minWorkgroups) {
+SmallVector<TensorCoreConfig>
+amp::chooseTensorCoreConfigs(const GPUContraction &c, int64_t minWorkgroups) {
   // From large output tiles (more reuse of each staged element) to small
   // ones (more workgroups). Two stages of the largest fill 40 KiB of the
   // 48 KiB every kernel may have statically.
   static const TensorCoreConfig candidates[] = {{128, 128, 32, 2, 4, 2},
                                                 {64, 64, 32, 2, 2, 3},
                                                 {32, 32, 32, 2, 2, 3}};
-  TensorCoreConfig config = candidates[std::size(candidates) - 1];
-  for (const TensorCoreConfig &candidate : candidates) {
+  size_t first = std::size(candidates) - 1;
+  for (size_t i = 0; i < std::size(candidates); ++i) {
+    const TensorCoreConfig &candidate = candidates[i];
     int64_t grid = c.batch() * llvm::divideCeil(c.sizeM(), candidate.tileM) *
                    llvm::divideCeil(c.sizeN(), candidate.tileN);
     if (grid >= minWorkgroups) {
-      config = candidate;
+      first = i;
       break;
     }
   }
-  return config;
+  return SmallVector<TensorCoreConfig>(std::begin(candidates) + first,
+                                       std::end(candidates));
 }
 
 /// Elements of the operand's own dimension per row of its shared tile, and
@@ -159,9 +161,15 @@ static bool isKInner(const GPUContraction &c, unsigned index) {
                       [&](unsigned d) { return last.isFunctionOfDim(d); });
 }
 
+/// Elements of the shared tile the cooperative-matrix kernel passes its
+/// results through: tileM rows of tileN + 4 f32 (rows offset by 16 bytes).
+static int64_t resultTileElements(const TensorCoreConfig &config) {
+  return config.tileM * (config.tileN + 4);
+}
+
 std::optional<std::string>
 amp::checkTensorCoreConfig(const GPUContraction &c,
-                           const TensorCoreConfig &config) {
+                           const TensorCoreConfig &config, MatrixUnit unit) {
   if (config.tileM < 1 || config.tileN < 1 || config.tileK < 1 ||
       config.warpsM < 1 || config.warpsN < 1)
     return std::string("tile sizes and warps must be positive");
@@ -173,6 +181,9 @@ amp::checkTensorCoreConfig(const GPUContraction &c,
       config.tileK % kMmaK)
     return std::string("warp tiles must be multiples of 16x16 and k steps "
                        "multiples of 16");
+  if (unit == MatrixUnit::CooperativeMatrix && !c.fillValue)
+    return std::string("cooperative matrices start from a fill of the "
+                       "output");
   // Every thread moves the same number of 16-byte chunks of each tile.
   if ((config.tileM * config.tileK / kChunk) % config.threads() ||
       (config.tileN * config.tileK / kChunk) % config.threads())
@@ -192,6 +203,8 @@ amp::checkTensorCoreConfig(const GPUContraction &c,
                                     config.tileK, isKInner(c, i));
     shared += config.stages * rows * cols * 2;
   }
+  if (unit == MatrixUnit::CooperativeMatrix)
+    shared += resultTileElements(config) * 4;
   if (shared > 48 * 1024)
     return std::to_string(shared) +
            " bytes of shared memory exceed the 48 KiB every kernel has";
@@ -210,8 +223,9 @@ namespace {
 class TensorCoreKernel : public GPUContractionEmitter {
 public:
   TensorCoreKernel(RewriterBase &rewriter, const GPUContraction &c,
-                   const TensorCoreConfig &config, Location loc)
-      : GPUContractionEmitter(rewriter, c, loc), cfg(config) {}
+                   const TensorCoreConfig &config, MatrixUnit unit,
+                   Location loc)
+      : GPUContractionEmitter(rewriter, c, loc), cfg(config), unit(unit) {}
 
   gpu::LaunchOp emit();
 
@@ -250,6 +264,12 @@ private:
   SmallVector<Value> operandIvs(const Operand &o, Value own, Value k);
   /// acc += this warp's products of stage `stage`.
   SmallVector<Value> compute(Value stage, ValueRange acc);
+  /// The same with cooperative matrices: acc holds this subgroup's 16x16
+  /// accumulator matrices.
+  SmallVector<Value> computeCooperative(Value stage, ValueRange acc);
+  /// Stores this subgroup's accumulator matrices to shared memory and
+  /// from there, through the epilogue, each element by one thread.
+  void storeCooperative(ValueRange acc);
   /// ldmatrix.x4 of four 8x8 blocks of `o`'s stage `stage`: block q is at
   /// own offset `ownBase` + 8 * ownBlock(q) and k offset `k0` + 8 *
   /// kBlock(q).
@@ -257,6 +277,7 @@ private:
                       bool ownBlockFirst);
 
   const TensorCoreConfig &cfg;
+  MatrixUnit unit;
   Type elementType;
   Operand operands[2];
   Value tid, lane, warpM, warpN, m0, n0;
@@ -442,6 +463,75 @@ SmallVector<Value> TensorCoreKernel::compute(Value stage, ValueRange acc) {
   return result;
 }
 
+SmallVector<Value> TensorCoreKernel::computeCooperative(Value stage,
+                                                       ValueRange acc) {
+  int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaK;
+  const Operand &lhs = operands[c.lhs], &rhs = operands[1 - c.lhs];
+  Value rowBase = mul(warpM, cfg.warpTileM());
+  Value colBase = mul(warpN, cfg.warpTileN());
+  SmallVector<Value> result(acc);
+  // A fragment of a tile stored with its own dimension first is row-major
+  // for A ([m][k]) and column-major for B ([n][k]), and the other way
+  // round for tiles stored k-major.
+  auto load = [&](const Operand &o, Value own, int64_t kk, StringRef kind) {
+    auto type = cast<MemRefType>(o.shared.getType());
+    SmallVector<Value> indices =
+        o.kInner ? SmallVector<Value>{stage, own, cst(kk)}
+                 : SmallVector<Value>{stage, cst(kk), own};
+    bool transpose = o.lhs ? !o.kInner : o.kInner;
+    return gpu::SubgroupMmaLoadMatrixOp::create(
+        b, loc, gpu::MMAMatrixType::get({kMmaM, kMmaK}, elementType, kind),
+        o.shared, indices, b.getIndexAttr(type.getDimSize(2)),
+        transpose ? b.getUnitAttr() : UnitAttr());
+  };
+  for (int64_t kk = 0; kk < cfg.tileK; kk += kMmaK) {
+    SmallVector<Value> aFrags, bFrags;
+    for (int64_t i = 0; i < fragsM; ++i)
+      aFrags.push_back(load(lhs, add(rowBase, cst(i * kMmaM)), kk, "AOp"));
+    for (int64_t j = 0; j < fragsN; ++j)
+      bFrags.push_back(load(rhs, add(colBase, cst(j * kMmaK)), kk, "BOp"));
+    for (int64_t i = 0; i < fragsM; ++i)
+      for (int64_t j = 0; j < fragsN; ++j)
+        result[i * fragsN + j] = gpu::SubgroupMmaComputeOp::create(
+            b, loc, aFrags[i], bFrags[j], result[i * fragsN + j],
+            UnitAttr(), UnitAttr());
+  }
+  return result;
+}
+
+void TensorCoreKernel::storeCooperative(ValueRange acc) {
+  int64_t fragsN = cfg.warpTileN() / kMmaK;
+  int64_t rowLength = cfg.tileN + 4;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  Value results = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({cfg.tileM, rowLength}, b.getF32Type(),
+                      MemRefLayoutAttrInterface(), workgroup),
+      b.getI64IntegerAttr(16));
+  Value rowBase = mul(warpM, cfg.warpTileM());
+  Value colBase = mul(warpN, cfg.warpTileN());
+  for (auto [f, matrix] : llvm::enumerate(acc)) {
+    int64_t i = f / fragsN, j = f % fragsN;
+    gpu::SubgroupMmaStoreMatrixOp::create(
+        b, loc, matrix, results,
+        ValueRange{add(rowBase, cst(i * kMmaM)), add(colBase, cst(j * kMmaK))},
+        b.getIndexAttr(rowLength), UnitAttr());
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Each thread then takes elements tid, tid + threads, ... of the tile
+  // (neighbouring threads, neighbouring columns).
+  bool exactM = c.sizeM() % cfg.tileM == 0, exactN = c.sizeN() % cfg.tileN == 0;
+  int64_t elements = cfg.tileM * cfg.tileN;
+  for (int64_t e = 0; e * cfg.threads() < elements; ++e) {
+    Value linear = add(tid, cst(e * cfg.threads()));
+    Value row = arith::DivUIOp::create(b, loc, linear, cst(cfg.tileN));
+    Value col = arith::RemUIOp::create(b, loc, linear, cst(cfg.tileN));
+    Value value = memref::LoadOp::create(b, loc, results, ValueRange{row, col});
+    storeOutput(value, add(m0, row), add(n0, col), exactM, exactN);
+  }
+}
+
 gpu::LaunchOp TensorCoreKernel::emit() {
   elementType = getElementTypeOrSelf(c.op.getDpsInputs()[0].getType());
   int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
@@ -456,8 +546,8 @@ gpu::LaunchOp TensorCoreKernel::emit() {
   b.setInsertionPointToStart(&kernel);
 
   tid = launch.getThreadIds().x;
-  lane = arith::RemUIOp::create(b, loc, tid, cst(32));
-  Value warp = arith::DivUIOp::create(b, loc, tid, cst(32));
+  lane = arith::RemUIOp::create(b, loc, tid, cst(cfg.laneCount));
+  Value warp = arith::DivUIOp::create(b, loc, tid, cst(cfg.laneCount));
   warpM = arith::DivUIOp::create(b, loc, warp, cst(cfg.warpsN));
   warpN = arith::RemUIOp::create(b, loc, warp, cst(cfg.warpsN));
   n0 = mul(launch.getBlockIds().x, cfg.tileN);
@@ -474,7 +564,7 @@ gpu::LaunchOp TensorCoreKernel::emit() {
     o.own = o.lhs ? cfg.tileM : cfg.tileN;
     o.ownSize = o.lhs ? sizeM : sizeN;
     o.origin = o.lhs ? m0 : n0;
-    o.async = canCopyAsync(o);
+    o.async = unit == MatrixUnit::MmaSync && canCopyAsync(o);
     auto [rows, cols] = sharedShape(o.own, cfg.tileK, o.kInner);
     auto type = MemRefType::get({cfg.stages, rows, cols}, elementType,
                                 MemRefLayoutAttrInterface(), workgroup);
@@ -483,22 +573,30 @@ gpu::LaunchOp TensorCoreKernel::emit() {
   }
 
   // This thread's outputs: in mma tile (i, j) of its warp, rows lane / 4
-  // and lane / 4 + 8, columns 2 * (lane % 4) and the next.
+  // and lane / 4 + 8, columns 2 * (lane % 4) and the next. A subgroup's
+  // cooperative matrices start from the fill.
   int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaN;
-  Value group = arith::DivUIOp::create(b, loc, lane, cst(4));
-  Value pair = mul(arith::RemUIOp::create(b, loc, lane, cst(4)), 2);
-  SmallVector<Value> rows, cols;
-  for (int64_t i = 0; i < fragsM; ++i)
-    for (int64_t j = 0; j < fragsN; ++j)
-      for (int64_t e = 0; e < 4; ++e) {
-        rows.push_back(add(add(m0, mul(warpM, cfg.warpTileM())),
-                           add(group, cst(i * kMmaM + 8 * (e / 2)))));
-        cols.push_back(add(add(n0, mul(warpN, cfg.warpTileN())),
-                           add(pair, cst(j * kMmaN + e % 2))));
-      }
-  SmallVector<Value> acc;
-  for (auto [row, col] : llvm::zip(rows, cols))
-    acc.push_back(initialAccumulator(row, col));
+  SmallVector<Value> rows, cols, acc;
+  if (unit == MatrixUnit::CooperativeMatrix) {
+    auto accType = gpu::MMAMatrixType::get({kMmaM, kMmaK}, b.getF32Type(),
+                                           "COp");
+    Value start =
+        gpu::SubgroupMmaConstantMatrixOp::create(b, loc, accType, c.fillValue);
+    acc.assign(fragsM * (cfg.warpTileN() / kMmaK), start);
+  } else {
+    Value group = arith::DivUIOp::create(b, loc, lane, cst(4));
+    Value pair = mul(arith::RemUIOp::create(b, loc, lane, cst(4)), 2);
+    for (int64_t i = 0; i < fragsM; ++i)
+      for (int64_t j = 0; j < fragsN; ++j)
+        for (int64_t e = 0; e < 4; ++e) {
+          rows.push_back(add(add(m0, mul(warpM, cfg.warpTileM())),
+                             add(group, cst(i * kMmaM + 8 * (e / 2)))));
+          cols.push_back(add(add(n0, mul(warpN, cfg.warpTileN())),
+                             add(pair, cst(j * kMmaN + e % 2))));
+        }
+    for (auto [row, col] : llvm::zip(rows, cols))
+      acc.push_back(initialAccumulator(row, col));
+  }
 
   // Steps 0 .. stages - 2 are in flight before the loop. Each step waits
   // (at the end of the step before) until its own copies have landed, those
@@ -546,7 +644,9 @@ gpu::LaunchOp TensorCoreKernel::emit() {
           if (!o.async)
             staged[o.index] = loadThroughRegisters(o, next);
         Value stage = arith::RemUIOp::create(b, loc, step, cst(cfg.stages));
-        SmallVector<Value> out = compute(stage, accs);
+        SmallVector<Value> out = unit == MatrixUnit::CooperativeMatrix
+                                     ? computeCooperative(stage, accs)
+                                     : compute(stage, accs);
         for (Operand &o : operands)
           if (!o.async)
             storeFromRegisters(o, staged[o.index], nextStage);
@@ -560,6 +660,10 @@ gpu::LaunchOp TensorCoreKernel::emit() {
              ValueRange()),
          0);
 
+  if (unit == MatrixUnit::CooperativeMatrix) {
+    storeCooperative(loop.getResults());
+    return launch;
+  }
   // Each thread's accumulators come in pairs of neighbouring columns:
   // stored as vectors of two where the output allows.
   bool exactM = sizeM % cfg.tileM == 0, exactN = sizeN % cfg.tileN == 0;
@@ -578,16 +682,108 @@ gpu::LaunchOp TensorCoreKernel::emit() {
 
 FailureOr<gpu::LaunchOp>
 amp::tileTensorCoreContraction(RewriterBase &rewriter, const GPUContraction &c,
-                               const TensorCoreConfig &config) {
+                               const TensorCoreConfig &config,
+                               MatrixUnit unit) {
   Operation *op = c.op;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   hoistAllocsBeforeKernel(c);
-  TensorCoreKernel kernel(rewriter, c, config, op->getLoc());
+  TensorCoreKernel kernel(rewriter, c, config, unit, op->getLoc());
   gpu::LaunchOp launch = kernel.emit();
   eraseReplacedByKernel(rewriter, c);
   return launch;
 }
+
+//===----------------------------------------------------------------------===//
+// The passes' driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
+                                                 MatrixUnit unit,
+                                                 int64_t minWorkgroups,
+                                                 int64_t laneCount) {
+  SmallVector<Operation *> candidates;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!op->getParentOfType<gpu::LaunchOp>())
+      candidates.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (Operation *candidate : candidates) {
+    // Matched as the IR is now: an earlier kernel may have taken this op
+    // as its epilogue or prologue.
+    if (!candidate->getBlock())
+      continue;
+    Attribute attr = candidate->getAttr(kLoweringConfigAttrName);
+    bool asked = TensorCoreConfig::isTensorCoreAttr(attr);
+    // A configuration for the SIMT kernel is that strategy's.
+    if (attr && !asked)
+      continue;
+    std::string reason;
+    FailureOr<GPUContraction> matched =
+        matchGPUContraction(candidate, &reason);
+    if (succeeded(matched)) {
+      FailureOr<Type> element = matchTensorCoreContraction(*matched, &reason);
+      // gpu.subgroup_mma_* of MLIR 22 takes no bf16 (nor does amp's SPIR-V,
+      // whose bf16 is storage only).
+      if (succeeded(element) && unit == MatrixUnit::CooperativeMatrix &&
+          !element->isF16()) {
+        reason = "cooperative matrices take f16 operands only";
+        element = failure();
+      }
+      if (failed(element))
+        matched = failure();
+    }
+    if (failed(matched)) {
+      if (!asked)
+        continue;
+      candidate->emitError()
+          << kLoweringConfigAttrName
+          << " asks for tensor cores, but the op cannot use them: "
+          << reason;
+      return failure();
+    }
+    const GPUContraction &c = *matched;
+    if (asked) {
+      std::string error;
+      std::optional<TensorCoreConfig> given =
+          TensorCoreConfig::fromAttr(attr, error);
+      if (!given) {
+        c.op->emitError() << kLoweringConfigAttrName << ": " << error;
+        return failure();
+      }
+      given->laneCount = laneCount;
+      if (std::optional<std::string> why =
+              checkTensorCoreConfig(c, *given, unit)) {
+        c.op->emitError() << "cannot tile this contraction for tensor cores "
+                             "with "
+                          << given->toAttr(root->getContext()) << ": "
+                          << *why;
+        return failure();
+      }
+      if (failed(tileTensorCoreContraction(rewriter, c, *given, unit)))
+        return failure();
+      continue;
+    }
+    // The preferred tiling the unit can take (the largest tiles with a
+    // cooperative matrix's result tile exceed the shared memory); what it
+    // cannot take at all (a grid past the limits) is left to the SIMT
+    // kernel.
+    std::optional<TensorCoreConfig> config;
+    for (TensorCoreConfig candidate : chooseTensorCoreConfigs(c, minWorkgroups)) {
+      candidate.laneCount = laneCount;
+      if (!checkTensorCoreConfig(c, candidate, unit)) {
+        config = candidate;
+        break;
+      }
+    }
+    if (!config)
+      continue;
+    if (failed(tileTensorCoreContraction(rewriter, c, *config, unit)))
+      return failure();
+  }
+  return success();
+}
+
 
 //===----------------------------------------------------------------------===//
 // bf16 mma.sync to NVVM

@@ -41,65 +41,10 @@ struct TileContractionsForTensorCores
   }
 
   void runOnOperation() override {
-    SmallVector<Operation *> candidates;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        candidates.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (Operation *candidate : candidates) {
-      // Matched as the IR is now: an earlier kernel may have taken this op
-      // as its epilogue or prologue.
-      if (!candidate->getBlock())
-        continue;
-      Attribute attr = candidate->getAttr(amp::kLoweringConfigAttrName);
-      bool asked = amp::TensorCoreConfig::isTensorCoreAttr(attr);
-      // A configuration for the SIMT kernel is that strategy's.
-      if (attr && !asked)
-        continue;
-      std::string reason;
-      FailureOr<amp::GPUContraction> matched =
-          amp::matchGPUContraction(candidate, &reason);
-      if (succeeded(matched) &&
-          failed(amp::matchTensorCoreContraction(*matched, &reason)))
-        matched = failure();
-      if (failed(matched)) {
-        if (!asked)
-          continue;
-        candidate->emitError()
-            << amp::kLoweringConfigAttrName
-            << " asks for tensor cores, but the op cannot use them: "
-            << reason;
-        return signalPassFailure();
-      }
-      const amp::GPUContraction &c = *matched;
-      amp::TensorCoreConfig config =
-          amp::chooseTensorCoreConfig(c, minWorkgroups);
-      if (asked) {
-        std::string error;
-        std::optional<amp::TensorCoreConfig> given =
-            amp::TensorCoreConfig::fromAttr(attr, error);
-        if (!given) {
-          c.op->emitError() << amp::kLoweringConfigAttrName << ": " << error;
-          return signalPassFailure();
-        }
-        config = *given;
-      }
-      if (std::optional<std::string> why =
-              amp::checkTensorCoreConfig(c, config)) {
-        // What the strategy cannot tile by itself (a grid past the limits)
-        // is left to the SIMT kernel; a configuration the user gave must
-        // work.
-        if (!asked)
-          continue;
-        c.op->emitError() << "cannot tile this contraction for tensor cores "
-                             "with "
-                          << config.toAttr(&getContext()) << ": " << *why;
-        return signalPassFailure();
-      }
-      if (failed(amp::tileTensorCoreContraction(rewriter, c, config)))
-        return signalPassFailure();
-    }
+    if (failed(amp::tileContractionsOnMatrixUnits(
+            getOperation(), amp::MatrixUnit::MmaSync, minWorkgroups,
+            /*laneCount=*/32)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -34,10 +34,13 @@ struct WorkgroupAllocsToSPIRV
       if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
           !alloc->getParentOfType<gpu::GPUFuncOp>())
         return WalkResult::advance();
-      // Loads and stores take the type from the buffer; other users (views,
-      // calls) would keep the old memory space in their own types.
+      // Loads and stores (of elements or of cooperative-matrix fragments)
+      // take the type from the buffer; other users (views, calls) would
+      // keep the old memory space in their own types.
       for (Operation *user : alloc->getUsers())
-        if (!isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp>(user)) {
+        if (!isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+                 gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(
+                user)) {
           alloc.emitError("workgroup buffer used by '")
               << user->getName() << "', which cannot follow it into the "
               << "SPIR-V Workgroup storage class";

@@ -31,6 +31,18 @@ class RewritePatternSet;
 
 namespace amp {
 
+/// The matrix unit a kernel computes on.
+enum class MatrixUnit {
+  /// NVIDIA's tensor cores through NVGPU ops (mma.sync m16n8k16, ldmatrix,
+  /// cp.async): the NVVM backend.
+  MmaSync,
+  /// Whatever a Vulkan device's cooperative matrices run on, through
+  /// gpu.subgroup_mma_* ops (16x16x16 tiles per subgroup), which
+  /// convert-gpu-to-spirv makes spirv.KHR.CooperativeMatrix* where the
+  /// target env has the CooperativeMatrixKHR capability.
+  CooperativeMatrix,
+};
+
 /// Tile sizes of a tensor-core contraction kernel: each workgroup computes a
 /// tileM x tileN block of the output with warpsM x warpsN warps, each warp
 /// a (tileM / warpsM) x (tileN / warpsN) block of 16x8 mma tiles; the
@@ -40,10 +52,13 @@ struct TensorCoreConfig {
   int64_t tileM = 128, tileN = 128, tileK = 32;
   int64_t warpsM = 2, warpsN = 4;
   int64_t stages = 2;
+  /// Threads of a warp (NVIDIA: 32) or of a subgroup (a Vulkan device's
+  /// size); not part of the attribute.
+  int64_t laneCount = 32;
 
   int64_t warpTileM() const { return tileM / warpsM; }
   int64_t warpTileN() const { return tileN / warpsN; }
-  int64_t threads() const { return 32 * warpsM * warpsN; }
+  int64_t threads() const { return laneCount * warpsM * warpsN; }
 
   /// As the `amp.lowering_config` attribute: `{workgroup = array<i64: M, N,
   /// K>, warps = array<i64: M, N>, stages = S : i64}`.
@@ -63,24 +78,42 @@ struct TensorCoreConfig {
 FailureOr<Type> matchTensorCoreContraction(const GPUContraction &c,
                                            std::string *reason = nullptr);
 
-/// The tiling of `c`: 128x128x32 tiles of 8 warps (2 stages), 64x64x32 of
-/// 4 warps (3 stages) or 32x32x32 of 4 warps (3 stages), the largest whose
-/// grid has at least `minWorkgroups` workgroups, else the smallest; k steps
-/// of 16 for a reduction of at most 16.
-TensorCoreConfig chooseTensorCoreConfig(const GPUContraction &c,
-                                        int64_t minWorkgroups);
+/// The tilings of `c` in order of preference: 128x128x32 tiles of 8 warps
+/// (2 stages), 64x64x32 of 4 warps (3 stages) and 32x32x32 of 4 warps (3
+/// stages), from the largest whose grid has at least `minWorkgroups`
+/// workgroups (else the smallest) down.
+SmallVector<TensorCoreConfig> chooseTensorCoreConfigs(const GPUContraction &c,
+                                                      int64_t minWorkgroups);
 
-/// Why `config` cannot tile `c` (warp tiles that are no multiple of the mma
-/// tiles, threads, shared memory, grid limits), or std::nullopt.
+/// Why `config` cannot tile `c` on `unit` (warp tiles that are no multiple
+/// of the unit's tiles, threads, shared memory, grid limits; cooperative
+/// matrices also need the fill that starts the accumulators), or
+/// std::nullopt.
 std::optional<std::string>
-checkTensorCoreConfig(const GPUContraction &c, const TensorCoreConfig &config);
+checkTensorCoreConfig(const GPUContraction &c, const TensorCoreConfig &config,
+                      MatrixUnit unit = MatrixUnit::MmaSync);
 
 /// Replaces the contraction (and its fill, prologues and epilogue) by a
-/// gpu.launch computing it on tensor cores with `config` (which
-/// checkTensorCoreConfig accepted).
+/// gpu.launch computing it on `unit` with `config` (which
+/// checkTensorCoreConfig accepted). With cooperative matrices the operand
+/// tiles go through registers, each subgroup loads 16x16 fragments from
+/// them and keeps 16x16 f32 accumulator matrices across the reduction, and
+/// the results pass through shared memory to the epilogue and the guarded
+/// stores.
 FailureOr<gpu::LaunchOp> tileTensorCoreContraction(
     RewriterBase &rewriter, const GPUContraction &c,
-    const TensorCoreConfig &config);
+    const TensorCoreConfig &config, MatrixUnit unit = MatrixUnit::MmaSync);
+
+/// Tiles every contraction on buffers under `root` that `unit` can compute
+/// (matchGPUContraction and matchTensorCoreContraction) with
+/// the first of chooseTensorCoreConfigs(minWorkgroups) it can use, warps or subgroups of
+/// `laneCount` threads, or with the TensorCoreConfig an op carries as
+/// `amp.lowering_config` (an error if it cannot be used). Ops inside
+/// kernels, and ops carrying a configuration of the SIMT kernel, are left
+/// alone.
+LogicalResult tileContractionsOnMatrixUnits(Operation *root, MatrixUnit unit,
+                                            int64_t minWorkgroups,
+                                            int64_t laneCount);
 
 /// nvgpu.mma.sync on bf16 operands as nvvm.mma.sync (the packed pairs of
 /// bf16 as i32 registers), ahead of convert-nvgpu-to-nvvm, which does not

@@ -143,4 +143,43 @@ def SetSPIRVSubgroupSize : Pass<"amp-set-spirv-subgroup-size",
   ];
 }
 
+def TileContractionsForCooperativeMatrices
+    : Pass<"amp-tile-contractions-for-cooperative-matrices"> {
+  let summary = "Turn f16/bf16 contractions with f32 accumulators into "
+                "kernels on a Vulkan device's cooperative matrices";
+  let description = [{
+    The tensor-core strategy of the NVVM backend
+    (`amp-tile-contractions-for-tensor-cores`, which takes the same ops)
+    with `gpu.subgroup_mma_*` ops instead of NVGPU ones, for Vulkan devices
+    whose target env has the `CooperativeMatrixKHR` capability
+    (`convert-gpu-to-spirv` then emits `spirv.KHR.CooperativeMatrixLoad`,
+    `MulAdd` and `Store`): a workgroup of 4 or 8 subgroups of
+    `subgroup-size` threads per output tile, operand tiles staged through
+    registers into 2 or 3 stages of shared memory (rows padded by 16
+    bytes), each subgroup loading 16x16 fragments from them (column-major
+    where a tile is stored the other way round) and keeping 16x16 f32
+    accumulator matrices, started from the fill before the op, across the
+    reduction. The results go through a shared tile, from which each
+    thread applies the fused epilogue and stores its elements (guarded at
+    the edges). Contractions without a fill before them are left alone.
+
+    Cooperative matrices are subgroup operations: `subgroup-size` must be
+    the size the device runs the kernel with (amp-lower-to-vulkan sets it
+    as the target's required size). Mesa 22's lavapipe runs no cooperative
+    matrices and spirv-val 2023.1 rejects the capability, so these kernels
+    are checked by their structure and a SPIR-V serialization round trip
+    only.
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"32",
+           "Threads of a subgroup on the device">,
+    Option<"minWorkgroups", "min-workgroups", "int64_t", /*default=*/"128",
+           "Smallest grid for which larger output tiles are chosen">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // AMP_BACKEND_SPIRV_PASSES_TD
