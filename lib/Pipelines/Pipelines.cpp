@@ -202,7 +202,8 @@ static void bufferize(OpPassManager &pm) {
 enum class TensorCores { None, Native, Emulated, Cooperative };
 static void buildGPUKernels(OpPassManager &pm, bool strategies,
                             int64_t subgroupSize,
-                            TensorCores tensorCores = TensorCores::None) {
+                            TensorCores tensorCores = TensorCores::None,
+                            bool tf32 = false) {
   amp::buildAmpFuseKernelsPipeline(pm);
   if (strategies) {
     // Without unit dimensions, the ops of a softmax or layer norm see their
@@ -226,8 +227,11 @@ static void buildGPUKernels(OpPassManager &pm, bool strategies,
   // and keep accumulators in registers (the strategy both GPU backends
   // share); the rest as loops over the output.
   if (strategies && (tensorCores == TensorCores::Native ||
-                     tensorCores == TensorCores::Emulated))
-    func.addPass(amp::createTileContractionsForTensorCores());
+                     tensorCores == TensorCores::Emulated)) {
+    amp::TileContractionsForTensorCoresOptions mma;
+    mma.tf32 = tf32;
+    func.addPass(amp::createTileContractionsForTensorCores(mma));
+  }
   if (strategies && tensorCores == TensorCores::Cooperative) {
     amp::TileContractionsForCooperativeMatricesOptions cooperative;
     cooperative.subgroupSize = subgroupSize;
@@ -276,7 +280,7 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
   else if (options.tensorCoreEmulation)
     tensorCores = TensorCores::Emulated;
   buildGPUKernels(pm, options.kernelStrategies, options.subgroupSize,
-                  tensorCores);
+                  tensorCores, options.tf32);
   // Workgroup buffers in SPIR-V's Workgroup storage class.
   pm.addPass(amp::createWorkgroupAllocsToSPIRV());
   // SPIR-V for Vulkan has no bf16: kernels keep it in memory as i16 and
@@ -402,7 +406,8 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
   std::optional<TargetName> chip = parseTargetName(options.chip);
   bool tensorCores = options.tensorCores && chip && chip->sm >= 80;
   buildGPUKernels(pm, options.kernelStrategies, /*subgroupSize=*/32,
-                  tensorCores ? TensorCores::Native : TensorCores::None);
+                  tensorCores ? TensorCores::Native : TensorCores::None,
+                  options.tf32);
   // Workgroup buffers as the kernels' workgroup attributions (.shared).
   pm.addPass(amp::createWorkgroupAllocsToAttributions());
   // Upstream's gpu-lower-to-nvvm-pipeline, pass for pass, but for the

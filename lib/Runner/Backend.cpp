@@ -46,11 +46,14 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
   if (backend.backend == Backend::CUDA)
     pipeline += "{chip=" + options.cudaChip + " format=" + options.cudaFormat +
                 strategies +
-                (options.gpuTensorCores ? "" : " tensor-cores=false") + "}";
+                (options.gpuTensorCores ? "" : " tensor-cores=false") +
+                (options.gpuTF32 ? " tf32=true" : "") + "}";
   if (backend.backend == Backend::Vulkan) {
     std::string vulkanOptions = strategies;
     if (options.vulkanTensorCoreEmulation)
       vulkanOptions += " tensor-core-emulation=true";
+    if (options.gpuTF32)
+      vulkanOptions += " tf32=true";
     if (options.vulkanSubgroupSize > 0)
       vulkanOptions +=
           " subgroup-size=" + std::to_string(options.vulkanSubgroupSize);

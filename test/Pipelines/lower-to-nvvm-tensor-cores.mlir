@@ -22,6 +22,20 @@
 // RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_90 %t/f16-90 < %t/f16-90.mlir | FileCheck %s --check-prefix=NOSPILL %}
 // RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_90 %t/bf16-90 < %t/bf16-90.mlir | FileCheck %s --check-prefix=NOSPILL %}
 //
+// f32 stays exact on the SIMT kernel unless tf32=true asks for TF32
+// tensor cores (m16n8k8, operands rounded as they are staged: through
+// registers, so no cp.async):
+// RUN: sed 's/f16/f32/g' %s > %t/f32.mlir
+// RUN: amp-opt %t/f32.mlir -p 'builtin.module(amp-lower-to-nvvm{chip=sm_80 format=isa tf32=true})' -o %t/tf32-80.mlir
+// RUN: %python %S/Inputs/ptx_of.py %t/tf32-80 < %t/tf32-80.mlir | FileCheck %s --check-prefix=TF32
+// RUN: %if ptxas %{ %python %S/Inputs/ptx_of.py --ptxas ptxas --arch sm_80 %t/tf32-80 < %t/tf32-80.mlir | FileCheck %s --check-prefix=NOSPILL %}
+// RUN: amp-opt %t/f32.mlir -p 'builtin.module(amp-lower-to-nvvm{chip=sm_80 format=isa})' -o %t/f32-80.mlir
+// RUN: %python %S/Inputs/ptx_of.py %t/f32-80 < %t/f32-80.mlir | FileCheck %s --check-prefix=EXACT
+// TF32:  binary matmul_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync={{[1-9][0-9]*}} shfl.sync=0 fma.rn.f32=0 mma.f16=0 mma.bf16=0 ldmatrix=0 cp.async=0 st.global.v2={{[1-9][0-9]*}} mma.tf32={{[1-9][0-9]*}}
+// TF32:  binary batch_matmul_kernel{{.*}} mma.tf32={{[1-9][0-9]*}}
+// TF32:  binary conv3x3_kernel{{.*}} mma.tf32={{[1-9][0-9]*}}
+// EXACT: binary matmul_kernel{{(_[0-9]+)?}}: st.shared={{[1-9][0-9]*}} ld.shared={{[1-9][0-9]*}} bar.sync=2 shfl.sync=0 fma.rn.f32={{[1-9][0-9]*}} mma.f16=0 mma.bf16=0 ldmatrix=0 cp.async=0 st.global.v2=0 mma.tf32=0
+//
 // Below sm_80 (no m16n8k16 for 16-bit operands) the SIMT kernel stays:
 // RUN: amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{chip=sm_75 format=isa})' -o %t/f16-75.mlir
 // RUN: %python %S/Inputs/ptx_of.py %t/f16-75 < %t/f16-75.mlir | FileCheck %s --check-prefix=SIMT

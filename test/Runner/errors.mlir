@@ -12,6 +12,10 @@
 // NO-ENTRY: amp-run: give the function to run with --entry=NAME
 // RUN: not amp-run %s --entry=add --backend=tpu 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: amp-run: unknown backend 'tpu' (backends: cpu, vulkan, cuda)
+// RUN: not amp-run %s --entry=add --tf32 2>&1 | FileCheck %s --check-prefix=TF32-CPU
+// TF32-CPU: amp-run: --tf32 needs --backend=cuda (or vulkan with --vulkan-emulate-tensor-cores)
+// RUN: not amp-run %s --entry=add --backend=cuda --tf32 --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=TF32-NO-TC
+// TF32-NO-TC: amp-run: --tf32 computes on tensor cores; --no-tensor-cores contradicts it
 //
 // The file.
 // RUN: not amp-run %t/missing.mlir --entry=add 2>&1 | FileCheck %s --check-prefix=MISSING

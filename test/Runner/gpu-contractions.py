@@ -16,7 +16,7 @@
 # RUN: %if vulkan %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend vulkan --work %t --tensor-cores | FileCheck %s --check-prefix=TC %}
 # RUN: %if cuda-gpu %{ %python %s --amp-opt amp-opt --amp-run amp-run --backend cuda --work %t --tensor-cores | FileCheck %s --check-prefix=TC %}
 # TC-NOT: FAIL
-# TC: tensor-core contractions: 112 runs, 0 failed
+# TC: tensor-core contractions: 134 runs, 0 failed
 #
 # Differential test of the GPU contraction (convolutions included, as
 # implicit GEMMs) and row reduction kernels
@@ -251,6 +251,14 @@ def from_bf16_words(w):
     return (w.astype(np.uint32) << 16).view(np.float32)
 
 
+def to_tf32(x):
+    """x (f32) rounded to TF32's 10 mantissa bits, to nearest with ties away
+    from zero (cvt.rna.tf32.f32), as f32."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x1000) & 0xFFFFE000).astype(np.uint32)
+    return rounded.view(np.float32)
+
+
 PRECISIONS = ("f32", "f16", "bf16")
 MAGNITUDES = {"big": 20.0, "tiny": 1e-3}
 
@@ -356,8 +364,9 @@ def main():
 def tensor_cores(args, rng):
     """The contractions on tensor-core kernels (amp-tile-contractions-for-
     tensor-cores): converted programs (their operands rounded by a fused
-    prologue, staged through registers) and programs whose operands are
-    f16/bf16 already (staged by cp.async where rows allow). The products
+    prologue, staged through registers), programs whose operands are
+    f16/bf16 already (staged by cp.async where rows allow), and f32
+    programs with --tf32 (against the CPU on operands rounded to TF32). The products
     are exact in f32 but the mma sums them in another order than the CPU:
     at most K^2 2^-23 max|a| max|b| per element, while a wrong fragment,
     tile or zero fill is off by the size of the values themselves."""
@@ -368,6 +377,12 @@ def tensor_cores(args, rng):
     for name, a, b, out, maps, its, k in CASES:
         cases.append((name, "convert", program(a, b, out, maps, its), a, b,
                       bound(k)))
+        # A product with a dimension of 1 becomes a matrix-vector or outer
+        # product once unit dimensions are folded: no contraction for
+        # tensor cores, so it stays exact f32 even with --tf32.
+        if 1 not in out[-2:] and k != 1:
+            cases.append((name, "tf32", program(a, b, out, maps, its), a, b,
+                          bound(k)))
         for element in ("f16", "bf16"):
             cases.append((name, element,
                           program(a, b, out, maps, its, element), a, b,
@@ -375,6 +390,9 @@ def tensor_cores(args, rng):
     for name, image, kernel, stride, dilation in CONVS:
         k = kernel[0] * kernel[1] * kernel[2]
         cases.append((name, "convert",
+                      conv_program(image, kernel, stride, dilation), image,
+                      kernel, bound(k)))
+        cases.append((name, "tf32",
                       conv_program(image, kernel, stride, dilation), image,
                       kernel, bound(k)))
         for element in ("f16", "bf16"):
@@ -413,15 +431,26 @@ def tensor_cores(args, rng):
                     saved = (a, b)
                 np.save(stem + "-a.npy", saved[0])
                 np.save(stem + "-b.npy", saved[1])
-                inputs = "--input=%s-a.npy,%s-b.npy" % (stem, stem)
+                inputs = {backend: "--input=%s-a.npy,%s-b.npy" % (stem, stem)
+                          for backend in ("cpu", args.backend)}
+                if kind == "tf32":
+                    # The CPU computes in f32 on the operands rounded as
+                    # TF32 rounds them (their products are exact in f32).
+                    a, b = to_tf32(a), to_tf32(b)
+                    np.save(stem + "-a-tf32.npy", a)
+                    np.save(stem + "-b-tf32.npy", b)
+                    inputs["cpu"] = "--input=%s-a-tf32.npy,%s-b-tf32.npy" % (
+                        stem, stem)
                 results = {}
                 for backend in ("cpu", args.backend):
                     out = "%s-%s.npy" % (stem, backend)
                     extra = []
                     if backend == "vulkan":
                         extra = ["--vulkan-emulate-tensor-cores"]
+                    if backend != "cpu" and kind == "tf32":
+                        extra.append("--tf32")
                     run = subprocess.run(
-                        [args.amp_run, prog, "--entry=main", inputs,
+                        [args.amp_run, prog, "--entry=main", inputs[backend],
                          "--backend=" + backend, "--output=" + out] + extra,
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                         text=True)

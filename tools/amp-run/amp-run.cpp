@@ -167,6 +167,13 @@ static cl::opt<bool> vulkanEmulateTensorCores(
              "warp-level ops emulated through workgroup memory"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> tf32(
+    "tf32",
+    cl::desc("CUDA (and Vulkan with --vulkan-emulate-tensor-cores): compute "
+             "f32 contractions on TF32 tensor cores, their operands rounded "
+             "to 10 mantissa bits; off by default, f32 stays exact"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<int64_t> vulkanSubgroupSize(
     "vulkan-subgroup-size",
     cl::desc("Vulkan backend: reductions combine within subgroups of this "
@@ -364,7 +371,7 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           !noKernelStrategies,
                                           effectiveSubgroupSize,
                                           !noTensorCores,
-                                          vulkanEmulateTensorCores});
+                                          vulkanEmulateTensorCores, tf32});
   if (failed(lowerModule(module, pipeline)))
     return llvm::createStringError("lowering '" + fileName + "' with " +
                                    pipeline + " failed");
@@ -504,6 +511,19 @@ int main(int argc, char **argv) {
     return error("give the inputs with --input or --input-dir, not both");
   if (bf16Dot && noBF16Dot)
     return error("--bf16-dot and --no-bf16-dot contradict each other");
+  if (tf32 && !(backend->backend == Backend::CUDA ||
+                (backend->backend == Backend::Vulkan &&
+                 vulkanEmulateTensorCores)))
+    return error("--tf32 needs --backend=cuda (or vulkan with "
+                 "--vulkan-emulate-tensor-cores)");
+  if (tf32 && noTensorCores)
+    return error("--tf32 computes on tensor cores; --no-tensor-cores "
+                 "contradicts it");
+  // f32 results are no longer those of f32 arithmetic: said once.
+  if (tf32)
+    llvm::errs() << "amp-run: note: --tf32: f32 contractions run on TF32 "
+                    "tensor cores, their operands rounded to 10 mantissa "
+                    "bits\n";
   // The code would stop at its first vdpbf16ps (an illegal instruction).
   if (bf16Dot && backend->backend == Backend::CPU && !hostHasBF16Dot())
     return error("--bf16-dot: this CPU has no AVX512-BF16 dot product");

@@ -105,6 +105,11 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "workgroup memory (amp-emulate-tensor-cores), so that any Vulkan "
           "device checks their results; slow"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("With tensor-core-emulation: f32 contractions too, as "
+                     "the NVVM backend's TF32 kernels"),
+      llvm::cl::init(false)};
 };
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
@@ -115,8 +120,15 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
           "f16/bf16 contractions with f32 accumulators on tensor cores "
           "(amp-tile-contractions-for-tensor-cores: mma.sync, ldmatrix, "
           "cp.async) on sm_80 and later; false leaves them to the SIMT "
-          "kernel. f32 contractions always stay on the SIMT kernel"),
+          "kernel. f32 contractions stay on the SIMT kernel unless tf32"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc(
+          "With tensor-cores: f32 contractions too, on TF32 tensor cores "
+          "(operands rounded to 10 mantissa bits; results are no longer "
+          "those of f32 arithmetic). Off by default: f32 stays exact"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Target GPU (sm_80 and later compute bf16)"),

@@ -63,6 +63,9 @@ struct BackendOptions {
   /// warp-level ops emulated (amp-lower-to-vulkan{tensor-core-emulation}),
   /// for testing them without an NVIDIA GPU.
   bool vulkanTensorCoreEmulation = false;
+  /// f32 contractions on TF32 tensor cores (CUDA, or Vulkan with the
+  /// emulation): amp-lower-to-{nvvm,vulkan}{tf32}.
+  bool gpuTF32 = false;
 };
 
 /// Whether this machine's CPU has the AVX512-BF16 dot product (and the

@@ -124,26 +124,38 @@ void Emulator::ldmatrix(nvgpu::LdMatrixOp op) {
 
 LogicalResult Emulator::mma(nvgpu::MmaSyncOp op) {
   auto aType = cast<VectorType>(op.getMatrixA().getType());
-  if (op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 16} ||
-      aType.getElementTypeBitWidth() != 16)
-    return op.emitError("only 16-bit m16n8k16 mma.sync is emulated");
+  std::array<int64_t, 3> shape = op.getMmaShapeAsArray();
+  // m16n8k16 on 16-bit operands, or m16n8k8 in TF32 (f32 registers).
+  bool halves = shape == std::array<int64_t, 3>{16, 8, 16} &&
+                aType.getElementTypeBitWidth() == 16;
+  bool tf32 = shape == std::array<int64_t, 3>{16, 8, 8} &&
+              aType.getElementType().isF32() && op.getTf32Enabled();
+  if (!halves && !tf32)
+    return op.emitError("only m16n8k16 mma.sync on 16-bit operands and "
+                        "m16n8k8 in TF32 are emulated");
   SmallVector<Value> a = elementsOf(op.getMatrixA());
   SmallVector<Value> bElems = elementsOf(op.getMatrixB());
   SmallVector<Value> c = elementsOf(op.getMatrixC());
   Type f32 = b.getF32Type();
   auto publish = [&](ArrayRef<Value> values, int64_t offset) {
-    for (auto [i, value] : llvm::enumerate(values))
-      memref::StoreOp::create(b, loc,
-                              arith::ExtFOp::create(b, loc, f32, value),
-                              fragments, ValueRange{tid, cst(offset + i)});
+    for (auto [i, value] : llvm::enumerate(values)) {
+      Value wide = value;
+      if (wide.getType() != f32)
+        wide = arith::ExtFOp::create(b, loc, f32, wide);
+      memref::StoreOp::create(b, loc, wide, fragments,
+                              ValueRange{tid, cst(offset + i)});
+    }
   };
   publish(a, 0);
   publish(bElems, 8);
   gpu::BarrierOp::create(b, loc);
-  // PTX's fragment layout of m16n8k16: A(row, k) is element 2 (row / 8 +
+  // PTX's fragment layouts. m16n8k16: A(row, k) is element 2 (row / 8 +
   // 2 (k / 8)) + k % 2 of lane 4 (row % 8) + (k % 8) / 2; B(k, col) is
-  // element 2 (k / 8) + k % 2 of lane 4 col + (k % 8) / 2; lane l holds
+  // element 2 (k / 8) + k % 2 of lane 4 col + (k % 8) / 2. m16n8k8 TF32:
+  // A(row, k) is element row / 8 + 2 (k / 4) of lane 4 (row % 8) + k % 4;
+  // B(k, col) is element k / 4 of lane 4 col + k % 4. Both: lane l holds
   // D(l / 4 + 8 (e / 2), 2 (l % 4) + e % 2) as its element e.
+  int64_t depth = shape[2];
   Value group = arith::DivUIOp::create(b, loc, lane, cst(4));
   Value pair = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, cst(4)), cst(2));
@@ -153,25 +165,32 @@ LogicalResult Emulator::mma(nvgpu::MmaSyncOp op) {
     Value aLane = add(warpBase, arith::MulIOp::create(b, loc, group, cst(4)));
     Value bLane = add(warpBase, arith::MulIOp::create(b, loc, col, cst(4)));
     auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(16), cst(1), ValueRange{c[e]},
+        b, loc, cst(0), cst(depth), cst(1), ValueRange{c[e]},
         [&](OpBuilder &nested, Location l, Value k, ValueRange sum) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(nested.getInsertionBlock());
-          Value kLow = arith::DivUIOp::create(
-              b, l, arith::RemUIOp::create(b, l, k, cst(8)), cst(2));
-          Value kHigh = arith::DivUIOp::create(b, l, k, cst(8));
-          Value kOdd = arith::RemUIOp::create(b, l, k, cst(2));
-          Value kRegister = add(
-              arith::MulIOp::create(b, l, kHigh, cst(2)), kOdd);
-          // Element 2 (row / 8 + 2 (k / 8)) + k % 2 = 2 (e / 2) + 4 (k / 8)
-          // + k % 2.
-          Value aIndex = add(add(arith::MulIOp::create(b, l, kHigh, cst(4)), kOdd),
-                       cst(2 * (e / 2)));
+          Value laneOffset, aIndex, bIndex;
+          if (halves) {
+            laneOffset = arith::DivUIOp::create(
+                b, l, arith::RemUIOp::create(b, l, k, cst(8)), cst(2));
+            Value kHigh = arith::DivUIOp::create(b, l, k, cst(8));
+            Value kOdd = arith::RemUIOp::create(b, l, k, cst(2));
+            // 2 (e / 2) + 4 (k / 8) + k % 2, and 8 + 2 (k / 8) + k % 2.
+            aIndex = add(add(arith::MulIOp::create(b, l, kHigh, cst(4)), kOdd),
+                         cst(2 * (e / 2)));
+            bIndex = addc(add(arith::MulIOp::create(b, l, kHigh, cst(2)), kOdd),
+                          8);
+          } else {
+            laneOffset = arith::RemUIOp::create(b, l, k, cst(4));
+            Value kHigh = arith::DivUIOp::create(b, l, k, cst(4));
+            // e / 2 + 2 (k / 4), and 8 + k / 4.
+            aIndex = addc(arith::MulIOp::create(b, l, kHigh, cst(2)), e / 2);
+            bIndex = addc(kHigh, 8);
+          }
           Value aValue = memref::LoadOp::create(
-              b, l, fragments, ValueRange{add(aLane, kLow), aIndex});
+              b, l, fragments, ValueRange{add(aLane, laneOffset), aIndex});
           Value bValue = memref::LoadOp::create(
-              b, l, fragments,
-              ValueRange{add(bLane, kLow), addc(kRegister, 8)});
+              b, l, fragments, ValueRange{add(bLane, laneOffset), bIndex});
           Value product = arith::MulFOp::create(b, l, aValue, bValue);
           scf::YieldOp::create(
               b, l, ValueRange{arith::AddFOp::create(b, l, sum[0], product)});

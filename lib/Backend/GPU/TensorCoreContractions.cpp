@@ -80,7 +80,8 @@ static bool isExtendedArg(Value value, BlockArgument arg) {
 }
 
 FailureOr<Type> amp::matchTensorCoreContraction(const GPUContraction &c,
-                                                std::string *reason) {
+                                                std::string *reason,
+                                                bool allowTF32) {
   auto fail = [&](const Twine &why) -> FailureOr<Type> {
     if (reason)
       *reason = why.str();
@@ -90,11 +91,13 @@ FailureOr<Type> amp::matchTensorCoreContraction(const GPUContraction &c,
   Type lhs = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   Type rhs = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
   Type acc = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (lhs != rhs || !(lhs.isF16() || lhs.isBF16()))
-    return fail("the operands are not both f16 or both bf16");
+  bool tf32 = allowTF32 && lhs.isF32();
+  if (lhs != rhs || !(lhs.isF16() || lhs.isBF16() || tf32))
+    return fail(allowTF32 ? "the operands are not both f16, bf16 or f32"
+                          : "the operands are not both f16 or both bf16");
   if (!acc.isF32())
     return fail("the accumulator is not f32");
-  // acc + ext(a) * ext(b), in any order of the operands.
+  // acc + ext(a) * ext(b) (f32: acc + a * b), in any order of the operands.
   Block &body = op->getRegion(0).front();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
@@ -105,15 +108,16 @@ FailureOr<Type> amp::matchTensorCoreContraction(const GPUContraction &c,
       return fail("the body does not add to the accumulator");
     product = add.getLhs();
   }
+  auto isOperand = [&](Value value, unsigned index) {
+    return tf32 ? value == body.getArgument(index)
+                : isExtendedArg(value, body.getArgument(index));
+  };
   auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul ||
-      !((isExtendedArg(mul.getLhs(), body.getArgument(0)) &&
-         isExtendedArg(mul.getRhs(), body.getArgument(1))) ||
-        (isExtendedArg(mul.getLhs(), body.getArgument(1)) &&
-         isExtendedArg(mul.getRhs(), body.getArgument(0)))))
-    return fail("the body does not multiply the extended operands");
+  if (!mul || !((isOperand(mul.getLhs(), 0) && isOperand(mul.getRhs(), 1)) ||
+                (isOperand(mul.getLhs(), 1) && isOperand(mul.getRhs(), 0))))
+    return fail("the body does not multiply the operands");
   // Nothing else in the body (a product that is also used otherwise).
-  if (std::distance(body.begin(), body.end()) != 5)
+  if (std::distance(body.begin(), body.end()) != (tf32 ? 3 : 5))
     return fail("the body computes more than the multiply-add");
   return lhs;
 }
@@ -145,10 +149,11 @@ amp::chooseTensorCoreConfigs(const GPUContraction &c, int64_t minWorkgroups) {
 /// Rows are padded by one 16-byte chunk: ldmatrix's eight row addresses
 /// then fall in distinct banks.
 static std::pair<int64_t, int64_t> sharedShape(int64_t own, int64_t tileK,
-                                               bool kInner) {
+                                               bool kInner, Type element) {
+  int64_t pad = 16 / (element.getIntOrFloatBitWidth() / 8);
   if (kInner)
-    return {own, tileK + kChunk};
-  return {tileK, own + kChunk};
+    return {own, tileK + pad};
+  return {tileK, own + pad};
 }
 
 /// Whether the contiguous (last) dimension of input `index` of `c` is a
@@ -199,9 +204,11 @@ amp::checkTensorCoreConfig(const GPUContraction &c,
            " mma tiles exceeds 32 (128 accumulators per thread)";
   int64_t shared = 0;
   for (unsigned i = 0; i < 2; ++i) {
+    Type element = getElementTypeOrSelf(c.op->getOperand(i).getType());
     auto [rows, cols] = sharedShape(i == c.lhs ? config.tileM : config.tileN,
-                                    config.tileK, isKInner(c, i));
-    shared += config.stages * rows * cols * 2;
+                                    config.tileK, isKInner(c, i), element);
+    shared += config.stages * rows * cols *
+              (element.getIntOrFloatBitWidth() / 8);
   }
   if (unit == MatrixUnit::CooperativeMatrix)
     shared += resultTileElements(config) * 4;
@@ -264,6 +271,12 @@ private:
   SmallVector<Value> operandIvs(const Operand &o, Value own, Value k);
   /// acc += this warp's products of stage `stage`.
   SmallVector<Value> compute(Value stage, ValueRange acc);
+  /// The same in TF32 (m16n8k8, fragments read element by element).
+  SmallVector<Value> computeTF32(Value stage, ValueRange acc);
+  /// `value` (f32) rounded to TF32's 10 mantissa bits, to nearest with
+  /// ties away from zero (cvt.rna.tf32.f32); infinities and NaNs as they
+  /// are.
+  Value roundToTF32(Value value);
   /// The same with cooperative matrices: acc holds this subgroup's 16x16
   /// accumulator matrices.
   SmallVector<Value> computeCooperative(Value stage, ValueRange acc);
@@ -279,6 +292,7 @@ private:
   const TensorCoreConfig &cfg;
   MatrixUnit unit;
   Type elementType;
+  bool tf32 = false;
   Operand operands[2];
   Value tid, lane, warpM, warpN, m0, n0;
 };
@@ -376,6 +390,8 @@ SmallVector<Value> TensorCoreKernel::loadThroughRegisters(const Operand &o,
         operandIvs(o, minimum(add(o.origin, own), o.ownSize - 1),
                    minimum(globalK, sizeK - 1));
     Value value = loadInput(input, indicesOf(input, ivs));
+    if (tf32)
+      value = roundToTF32(value);
     values.push_back(arith::SelectOp::create(b, loc, valid, value, zero));
   }
   return values;
@@ -463,6 +479,78 @@ SmallVector<Value> TensorCoreKernel::compute(Value stage, ValueRange acc) {
   return result;
 }
 
+Value TensorCoreKernel::roundToTF32(Value value) {
+  Type i32 = b.getI32Type();
+  auto i32c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i32c(23)), i32c(0xFF));
+  Value special = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        exponent, i32c(0xFF));
+  // Sign and magnitude: adding half of the last kept bit rounds the
+  // magnitude to nearest, ties away from zero (and past the largest
+  // finite value to infinity).
+  Value rounded = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, bits, i32c(0x1000)),
+      i32c(static_cast<int32_t>(0xFFFFE000u)));
+  return arith::BitcastOp::create(
+      b, loc, value.getType(),
+      arith::SelectOp::create(b, loc, special, bits, rounded));
+}
+
+SmallVector<Value> TensorCoreKernel::computeTF32(Value stage, ValueRange acc) {
+  // PTX's m16n8k8 TF32 fragments: lane l = 4 g + t holds A(g, t),
+  // A(g + 8, t), A(g, t + 4), A(g + 8, t + 4) and B(t, g), B(t + 4, g).
+  constexpr int64_t kStep = 8;
+  int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaN;
+  const Operand &lhs = operands[c.lhs], &rhs = operands[1 - c.lhs];
+  Value rowBase = mul(warpM, cfg.warpTileM());
+  Value colBase = mul(warpN, cfg.warpTileN());
+  Value g = arith::DivUIOp::create(b, loc, lane, cst(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, cst(4));
+  auto element = [&](const Operand &o, Value own, Value k) -> Value {
+    SmallVector<Value> at = o.kInner ? SmallVector<Value>{stage, own, k}
+                                     : SmallVector<Value>{stage, k, own};
+    return memref::LoadOp::create(b, loc, o.shared, at);
+  };
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  SmallVector<Value> result(acc);
+  for (int64_t kk = 0; kk < cfg.tileK; kk += kStep) {
+    SmallVector<Value> aFrags, bFrags;
+    for (int64_t i = 0; i < fragsM; ++i) {
+      SmallVector<Value> a;
+      for (int64_t r = 0; r < 4; ++r)
+        a.push_back(element(lhs, add(rowBase, add(g, cst(i * kMmaM + 8 * (r % 2)))),
+                            add(t, cst(kk + 4 * (r / 2)))));
+      aFrags.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({4, 1}, b.getF32Type()), a));
+    }
+    for (int64_t j = 0; j < fragsN; ++j) {
+      SmallVector<Value> bValues;
+      for (int64_t r = 0; r < 2; ++r)
+        bValues.push_back(element(rhs, add(colBase, add(g, cst(j * kMmaN))),
+                                  add(t, cst(kk + 4 * r))));
+      bFrags.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({2, 1}, b.getF32Type()), bValues));
+    }
+    for (int64_t i = 0; i < fragsM; ++i)
+      for (int64_t j = 0; j < fragsN; ++j) {
+        int64_t base = (i * fragsN + j) * 4;
+        Value c0 = vector::FromElementsOp::create(
+            b, loc, accType, ValueRange(result).slice(base, 4));
+        Value d = nvgpu::MmaSyncOp::create(
+            b, loc, aFrags[i], bFrags[j], c0,
+            ArrayRef<int64_t>{kMmaM, kMmaN, kStep}, /*tf32Enabled=*/true);
+        for (int64_t e = 0; e < 4; ++e)
+          result[base + e] = vector::ExtractOp::create(
+              b, loc, d, ArrayRef<int64_t>{e / 2, e % 2});
+      }
+  }
+  return result;
+}
+
 SmallVector<Value> TensorCoreKernel::computeCooperative(Value stage,
                                                        ValueRange acc) {
   int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaK;
@@ -534,6 +622,7 @@ void TensorCoreKernel::storeCooperative(ValueRange acc) {
 
 gpu::LaunchOp TensorCoreKernel::emit() {
   elementType = getElementTypeOrSelf(c.op.getDpsInputs()[0].getType());
+  tf32 = elementType.isF32();
   int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
   auto launch = gpu::LaunchOp::create(
       b, loc, cst(llvm::divideCeil(sizeN, cfg.tileN)),
@@ -564,8 +653,9 @@ gpu::LaunchOp TensorCoreKernel::emit() {
     o.own = o.lhs ? cfg.tileM : cfg.tileN;
     o.ownSize = o.lhs ? sizeM : sizeN;
     o.origin = o.lhs ? m0 : n0;
-    o.async = unit == MatrixUnit::MmaSync && canCopyAsync(o);
-    auto [rows, cols] = sharedShape(o.own, cfg.tileK, o.kInner);
+    // TF32 operands are rounded as they are staged.
+    o.async = unit == MatrixUnit::MmaSync && !tf32 && canCopyAsync(o);
+    auto [rows, cols] = sharedShape(o.own, cfg.tileK, o.kInner, elementType);
     auto type = MemRefType::get({cfg.stages, rows, cols}, elementType,
                                 MemRefLayoutAttrInterface(), workgroup);
     // 16-byte aligned: the target of 16-byte copies and ldmatrix rows.
@@ -646,7 +736,8 @@ gpu::LaunchOp TensorCoreKernel::emit() {
         Value stage = arith::RemUIOp::create(b, loc, step, cst(cfg.stages));
         SmallVector<Value> out = unit == MatrixUnit::CooperativeMatrix
                                      ? computeCooperative(stage, accs)
-                                     : compute(stage, accs);
+                                 : tf32 ? computeTF32(stage, accs)
+                                        : compute(stage, accs);
         for (Operand &o : operands)
           if (!o.async)
             storeFromRegisters(o, staged[o.index], nextStage);
@@ -701,7 +792,8 @@ amp::tileTensorCoreContraction(RewriterBase &rewriter, const GPUContraction &c,
 LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
                                                  MatrixUnit unit,
                                                  int64_t minWorkgroups,
-                                                 int64_t laneCount) {
+                                                 int64_t laneCount,
+                                                 bool allowTF32) {
   SmallVector<Operation *> candidates;
   root->walk([&](linalg::LinalgOp op) {
     if (!op->getParentOfType<gpu::LaunchOp>())
@@ -722,7 +814,8 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
     FailureOr<GPUContraction> matched =
         matchGPUContraction(candidate, &reason);
     if (succeeded(matched)) {
-      FailureOr<Type> element = matchTensorCoreContraction(*matched, &reason);
+      FailureOr<Type> element = matchTensorCoreContraction(
+          *matched, &reason, allowTF32 && unit == MatrixUnit::MmaSync);
       // gpu.subgroup_mma_* of MLIR 22 takes no bf16 (nor does amp's SPIR-V,
       // whose bf16 is storage only).
       if (succeeded(element) && unit == MatrixUnit::CooperativeMatrix &&
@@ -769,12 +862,15 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
     // cannot take at all (a grid past the limits) is left to the SIMT
     // kernel.
     std::optional<TensorCoreConfig> config;
+    // Fewer stages where shared memory runs out (f32 tiles are twice the
+    // size).
     for (TensorCoreConfig candidate : chooseTensorCoreConfigs(c, minWorkgroups)) {
       candidate.laneCount = laneCount;
-      if (!checkTensorCoreConfig(c, candidate, unit)) {
-        config = candidate;
+      for (; !config && candidate.stages >= 2; --candidate.stages)
+        if (!checkTensorCoreConfig(c, candidate, unit))
+          config = candidate;
+      if (config)
         break;
-      }
     }
     if (!config)
       continue;

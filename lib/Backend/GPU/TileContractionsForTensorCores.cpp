@@ -43,7 +43,7 @@ struct TileContractionsForTensorCores
   void runOnOperation() override {
     if (failed(amp::tileContractionsOnMatrixUnits(
             getOperation(), amp::MatrixUnit::MmaSync, minWorkgroups,
-            /*laneCount=*/32)))
+            /*laneCount=*/32, tf32)))
       signalPassFailure();
   }
 };

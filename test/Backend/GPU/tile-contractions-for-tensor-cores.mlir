@@ -113,7 +113,8 @@ func.func @converted_bf16(%a: memref<40x20xf32>, %b: memref<24x20xf32>, %out: me
 
 // -----
 
-// f32 contractions stay exact: left to the SIMT kernel.
+// f32 contractions stay exact: left to the SIMT kernel (see
+// tile-contractions-for-tensor-cores-tf32.mlir for TF32).
 // CHECK-LABEL: func.func @matmul_f32
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.matmul

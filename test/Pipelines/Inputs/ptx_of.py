@@ -4,10 +4,11 @@
         writes OUT_PREFIX.N.ptx per binary and prints, per binary, one line
         "binary NAME: st.shared=A ld.shared=B bar.sync=C shfl.sync=D
         fma.rn.f32=E mma.f16=F mma.bf16=G ldmatrix=H cp.async=I
-        st.global.v2=J" (how many
+        st.global.v2=J mma.tf32=K" (how many
         of each instruction its PTX has; mma.T counts m16n8k16 mma.sync on
         T operands with f32 accumulators, cp.async the 16-byte copies,
-        st.global.v2 the stores of vectors of two);
+        st.global.v2 the stores of vectors of two, mma.tf32 m16n8k8 TF32
+        mma.sync);
     ptx_of.py --ptxas PTXAS --arch sm_80 OUT_PREFIX < lowered.mlir
         also assembles each with `ptxas -v` and prints, per kernel, one line
         "ptxas: KERNEL registers=R spill_stores=S spill_loads=L smem=B".
@@ -68,6 +69,9 @@ def main():
                 re.findall(r"\bcp\.async\.cg\.shared\.global", ptx)))
             counts.append("st.global.v2=%d" % len(
                 re.findall(r"\bst\.global\.v2\.", ptx)))
+            counts.append("mma.tf32=%d" % len(re.findall(
+                r"mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32",
+                ptx)))
             print("binary %s: %s" % (name, " ".join(counts)))
             continue
         run = subprocess.run([ptxas, "-v", "-arch=" + arch, path, "-o",

@@ -194,10 +194,20 @@ def TileContractionsForTensorCores
     S}`; an op that carries such an attribute is tiled with it, or the pass
     fails with the reason. Other contractions (f32, integers, a body that is
     not a multiply-add) are left to `amp-tile-contractions-for-gpu`.
+
+    f32 contractions stay exact unless `tf32=true`: then those whose body
+    adds the plain product are computed on TF32 tensor cores
+    (`mma.sync.m16n8k8...tf32`), their operands rounded to TF32 (10
+    mantissa bits, to nearest, ties away: `cvt.rna`) as they are staged
+    through registers, their fragments read element by element.
   }];
   let options = [
     Option<"minWorkgroups", "min-workgroups", "int64_t", /*default=*/"128",
            "Smallest grid for which larger output tiles are chosen">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Also f32 contractions, in TF32 (mma.sync m16n8k8): each operand "
+           "rounded to 10 mantissa bits as it is staged, products summed "
+           "in f32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -230,7 +240,8 @@ def EmulateTensorCores : Pass<"amp-emulate-tensor-cores"> {
     Rewrites, in every `gpu.launch`, the ops of the tensor-core kernels
     (`nvgpu.device_async_copy`, `nvgpu.device_async_create_group`,
     `nvgpu.device_async_wait`, `nvgpu.ldmatrix`, `nvgpu.mma.sync`
-    m16n8k16 on 16-bit operands) into loads, stores, arithmetic and
+    m16n8k16 on 16-bit operands, m16n8k8 in TF32 on operands already
+    rounded to TF32) into loads, stores, arithmetic and
     workgroup barriers that any GPU backend lowers. What the lanes of a warp
     (32 consecutive threads) exchange goes through workgroup memory: each
     lane publishes the row address it gives ldmatrix or the fragments it

@@ -73,10 +73,13 @@ struct TensorCoreConfig {
 
 /// The element type of `c`'s operands when tensor cores can compute it:
 /// both inputs f16 or both bf16, an f32 output, and a body that adds the
-/// product of the extended inputs to the accumulator. Otherwise failure,
-/// with the reason.
+/// product of the extended inputs to the accumulator; with `allowTF32`
+/// also f32 inputs whose product the body adds (computed in TF32: the
+/// operands rounded to 10 mantissa bits). Otherwise failure, with the
+/// reason.
 FailureOr<Type> matchTensorCoreContraction(const GPUContraction &c,
-                                           std::string *reason = nullptr);
+                                           std::string *reason = nullptr,
+                                           bool allowTF32 = false);
 
 /// The tilings of `c` in order of preference: 128x128x32 tiles of 8 warps
 /// (2 stages), 64x64x32 of 4 warps (3 stages) and 32x32x32 of 4 warps (3
@@ -107,13 +110,15 @@ FailureOr<gpu::LaunchOp> tileTensorCoreContraction(
 /// Tiles every contraction on buffers under `root` that `unit` can compute
 /// (matchGPUContraction and matchTensorCoreContraction) with
 /// the first of chooseTensorCoreConfigs(minWorkgroups) it can use, warps or subgroups of
-/// `laneCount` threads, or with the TensorCoreConfig an op carries as
+/// `laneCount` threads (f32 ones too, in TF32, with `allowTF32` on
+/// MmaSync), or with the TensorCoreConfig an op carries as
 /// `amp.lowering_config` (an error if it cannot be used). Ops inside
 /// kernels, and ops carrying a configuration of the SIMT kernel, are left
 /// alone.
 LogicalResult tileContractionsOnMatrixUnits(Operation *root, MatrixUnit unit,
                                             int64_t minWorkgroups,
-                                            int64_t laneCount);
+                                            int64_t laneCount,
+                                            bool allowTF32 = false);
 
 /// nvgpu.mma.sync on bf16 operands as nvvm.mma.sync (the packed pairs of
 /// bf16 as i32 registers), ahead of convert-nvgpu-to-nvvm, which does not
