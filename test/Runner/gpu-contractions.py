@@ -263,6 +263,42 @@ PRECISIONS = ("f32", "f16", "bf16")
 MAGNITUDES = {"big": 20.0, "tiny": 1e-3}
 
 
+def run_both(args, prog, stem, inputs, extra):
+    """Runs `prog` on the CPU backend and on args.backend, with the
+    --input option and the further options given per backend; the results
+    per backend, or None (printing what amp-run said) when a run fails."""
+    results = {}
+    for backend in ("cpu", args.backend):
+        out = "%s-%s.npy" % (stem, backend)
+        run = subprocess.run(
+            [args.amp_run, prog, "--entry=main", inputs[backend],
+             "--backend=" + backend, "--output=" + out] +
+            extra.get(backend, []),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0:
+            print(run.stdout)
+            return None
+        results[backend] = np.load(out).astype(np.float64)
+    return results
+
+
+def judge(args, label, results, bound):
+    """Prints the line of one run (the CPU's result against the GPU's,
+    within `bound`, default 1e-5 of the largest value); True if it
+    failed."""
+    if results is None:
+        print("%s: FAIL (amp-run)" % label)
+        return True
+    ref, got = results["cpu"], results[args.backend]
+    if bound is None:
+        bound = 1e-5 * np.abs(ref).max()
+    err = np.abs(ref - got).max()
+    ok = bool(err <= bound) and np.isfinite(got).all()
+    print("%s: max_err=%.3g bound=%.3g %s" % (label, err, bound,
+                                              "OK" if ok else "FAIL"))
+    return not ok
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--amp-opt", required=True)
@@ -323,40 +359,19 @@ def main():
                 np.save(stem + "-a.npy", a)
                 np.save(stem + "-b.npy", b)
                 inputs = "--input=%s-a.npy,%s-b.npy" % (stem, stem)
-                results = {}
-                for backend in ("cpu", args.backend):
-                    out = "%s-%s.npy" % (stem, backend)
-                    extra = []
-                    if (backend == "vulkan" and
-                            args.vulkan_subgroup_size is not None):
-                        extra = ["--vulkan-subgroup-size=" +
-                                 args.vulkan_subgroup_size]
-                    run = subprocess.run(
-                        [args.amp_run, prog, "--entry=main", inputs,
-                         "--backend=" + backend, "--output=" + out] + extra,
-                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                        text=True)
-                    if run.returncode != 0:
-                        print(run.stdout)
-                        results = None
-                        break
-                    results[backend] = np.load(out).astype(np.float64)
+                extra = {}
+                if (args.backend == "vulkan" and
+                        args.vulkan_subgroup_size is not None):
+                    extra["vulkan"] = ["--vulkan-subgroup-size=" +
+                                       args.vulkan_subgroup_size]
+                results = run_both(args, prog, stem,
+                                   {"cpu": inputs, args.backend: inputs},
+                                   extra)
                 runs += 1
-                if results is None:
-                    failed += 1
-                    print("%s %s %s: FAIL (amp-run)" % (name, precision,
-                                                      magnitude))
-                    continue
-                ref, got = results["cpu"], results[args.backend]
-                bound = bound_of(a.astype(np.float64), b.astype(np.float64))
-                if bound is None:
-                    bound = 1e-5 * np.abs(ref).max()
-                err = np.abs(ref - got).max()
-                ok = bool(err <= bound) and np.isfinite(got).all()
-                failed += not ok
-                print("%s %s %s: max_err=%.3g bound=%.3g %s" %
-                      (name, precision, magnitude, err, bound,
-                       "OK" if ok else "FAIL"))
+                failed += judge(
+                    args, "%s %s %s" % (name, precision, magnitude), results,
+                    None if results is None else
+                    bound_of(a.astype(np.float64), b.astype(np.float64)))
     print("contractions: %d runs, %d failed" % (runs, failed))
     return 1 if failed else 0
 
@@ -441,38 +456,18 @@ def tensor_cores(args, rng):
                     np.save(stem + "-b-tf32.npy", b)
                     inputs["cpu"] = "--input=%s-a-tf32.npy,%s-b-tf32.npy" % (
                         stem, stem)
-                results = {}
-                for backend in ("cpu", args.backend):
-                    out = "%s-%s.npy" % (stem, backend)
-                    extra = []
-                    if backend == "vulkan":
-                        extra = ["--vulkan-emulate-tensor-cores"]
-                    if backend != "cpu" and kind == "tf32":
-                        extra.append("--tf32")
-                    run = subprocess.run(
-                        [args.amp_run, prog, "--entry=main", inputs[backend],
-                         "--backend=" + backend, "--output=" + out] + extra,
-                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                        text=True)
-                    if run.returncode != 0:
-                        print(run.stdout)
-                        results = None
-                        break
-                    results[backend] = np.load(out).astype(np.float64)
+                extra = {args.backend: []}
+                if args.backend == "vulkan":
+                    extra["vulkan"].append("--vulkan-emulate-tensor-cores")
+                if kind == "tf32":
+                    extra[args.backend].append("--tf32")
+                results = run_both(args, prog, stem, inputs, extra)
                 runs += 1
                 label = "%s %s %s" % (name, kind if kind != "convert" else
                                       "converted-" + precision, magnitude)
-                if results is None:
-                    failed += 1
-                    print("%s: FAIL (amp-run)" % label)
-                    continue
-                ref, got = results["cpu"], results[args.backend]
-                bnd = bound_of(a.astype(np.float64), b.astype(np.float64))
-                err = np.abs(ref - got).max()
-                ok = bool(err <= bnd) and np.isfinite(got).all()
-                failed += not ok
-                print("%s: max_err=%.3g bound=%.3g %s" %
-                      (label, err, bnd, "OK" if ok else "FAIL"))
+                failed += judge(
+                    args, label, results,
+                    bound_of(a.astype(np.float64), b.astype(np.float64)))
     print("tensor-core contractions: %d runs, %d failed" % (runs, failed))
     return 1 if failed else 0
 
