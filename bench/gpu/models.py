@@ -20,6 +20,12 @@ than the bound below, or when top-1 classes differ from that CPU run's on
 more than one image in a hundred.
 
 `--bin DIR` names the folder of amp-opt and amp-run (default build/bin).
+
+Without an NVIDIA GPU, `run DIR --emulate-tensor-cores` runs the f16 and
+bf16 programs on Vulkan with the CUDA backend's tensor-core kernels, their
+warp-level ops emulated (amp-run --vulkan-emulate-tensor-cores): the same
+comparisons check those kernels on whole models (slow: minutes for the
+CNN; `--only NAME` picks models).
 """
 import argparse
 import os
@@ -78,18 +84,24 @@ def prepare(args):
 def gpu(args):
     status = 0
     rows = []
+    precisions = PRECISIONS
+    device = ["--backend=cuda", "--chip=" + args.chip,
+              "--gpu-format=" + args.format, "--repeat=%d" % args.repeat]
+    if args.emulate_tensor_cores:
+        precisions = ("f16", "bf16")
+        device = ["--backend=vulkan", "--vulkan-emulate-tensor-cores"]
     for name in MODELS:
+        if args.only and name not in args.only.split(","):
+            continue
         x = os.path.join(args.dir, name + "-x.npy")
         ref = np.load(os.path.join(args.dir, name + "-f32-cpu.npy"))
         row = [name]
-        for p in PRECISIONS:
+        for p in precisions:
             mlir = os.path.join(args.dir, "%s-%s.mlir" % (name, p))
             out = os.path.join(args.dir, "%s-%s-gpu.npy" % (name, p))
             proc = subprocess.run(
-                [tool(args, "amp-run"), mlir, "--entry=main", "--backend=cuda",
-                 "--chip=" + args.chip, "--gpu-format=" + args.format,
-                 "--input=" + x, "--output=" + out,
-                 "--repeat=%d" % args.repeat],
+                [tool(args, "amp-run"), mlir, "--entry=main"] + device +
+                ["--input=" + x, "--output=" + out],
                 text=True, capture_output=True)
             if proc.returncode != 0 and "no CUDA" in proc.stderr:
                 sys.stderr.write(proc.stderr)
@@ -122,14 +134,19 @@ def gpu(args):
                     "%.1e / %d" % (err_f32, top1_f32)]
         rows.append(row)
     print()
-    print("GPU %s, kernels as %s, batch of 450 images, min of %d calls (ms); "
-          "errors are max |difference| of the logits against the CPU" %
-          (args.chip, args.format, args.repeat))
+    if args.emulate_tensor_cores:
+        print("Vulkan with the tensor-core kernels emulated, batch of 450 "
+              "images (times mean nothing); errors are max |difference| of "
+              "the logits against the CPU")
+    else:
+        print("GPU %s, kernels as %s, batch of 450 images, min of %d calls "
+              "(ms); errors are max |difference| of the logits against the "
+              "CPU" % (args.chip, args.format, args.repeat))
     head = "| model |" + "".join(
         " %s ms | %s vs CPU same | %s vs CPU f32 / top-1 of 450 |" % (p, p, p)
-        for p in PRECISIONS)
+        for p in precisions)
     print(head)
-    print("|---|" + "---:|" * (3 * len(PRECISIONS)))
+    print("|---|" + "---:|" * (3 * len(precisions)))
     for row in rows:
         print("| " + " | ".join(row) + " |")
     return status
@@ -144,6 +161,11 @@ def main():
     parser.add_argument("--format", default="isa",
                         choices=("isa", "bin", "fatbin"))
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--emulate-tensor-cores", action="store_true",
+                        help="f16/bf16 on Vulkan with the tensor-core "
+                        "kernels emulated, instead of CUDA")
+    parser.add_argument("--only", default="",
+                        help="comma-separated models to run")
     args = parser.parse_args()
     if args.step == "prepare":
         prepare(args)
