@@ -15,7 +15,10 @@
 //
 // The kernel is built from NVGPU ops (nvgpu.device_async_copy,
 // nvgpu.ldmatrix, nvgpu.mma.sync); populateBF16MMAToNVVMPatterns supplies
-// the bf16 lowering of nvgpu.mma.sync that MLIR 22 lacks.
+// the bf16 lowering of nvgpu.mma.sync that MLIR 22 lacks. On request f32
+// contractions run in TF32 (m16n8k8). The same kernel skeleton with
+// gpu.subgroup_mma_* ops serves Vulkan's cooperative matrices
+// (MatrixUnit::CooperativeMatrix, the SPIR-V backend's pass).
 //
 //===----------------------------------------------------------------------===//
 
