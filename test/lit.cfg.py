@@ -151,6 +151,12 @@ if shutil.which("node") and os.path.isdir(os.path.join(
         "onnxruntime-node")):
     config.available_features.add("onnxruntime")
 
+# An x86 host: amp's model of x86 CPUs has no f16 arithmetic units on any
+# of them (lib/Backend/CPU/CPUTarget.cpp).
+import platform as _platform
+if _platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("host-x86")
+
 # A CPU with the AVX512-BF16 dot product (amp-run then uses it for bf16
 # contractions).
 try:

@@ -143,6 +143,14 @@ AMP_CAPI_EXPORTED char *ampModulePrint(AmpModule module, unsigned flags,
 AMP_CAPI_EXPORTED bool ampModuleRunPipeline(AmpModule module,
                                             const char *pipeline);
 
+/// When `module` computes in f16 or bf16 where this machine's CPU has no
+/// units for that work (a program converted without a target, run on the
+/// CPU), one sentence saying so and naming mixed-precision{target=cpu}, as
+/// a new NUL-terminated string to free with ampFree; null when it does
+/// not.
+AMP_CAPI_EXPORTED char *ampModuleDescribeLowPrecisionWorkOnHost(
+    AmpModule module);
+
 /*===----------------------------------------------------------------------===*
  * mixed-precision reports
  *===----------------------------------------------------------------------===*/

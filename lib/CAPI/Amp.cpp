@@ -11,9 +11,12 @@
 
 #include "amp-c/Amp.h"
 
+#include "amp/Analysis/LowPrecisionWork.h"
+#include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Support/TextNesting.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -23,6 +26,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -282,6 +286,17 @@ char *ampModulePrint(AmpModule module, unsigned flags, size_t *length) {
   if (length)
     *length = text.size();
   return copyString(text);
+}
+
+char *ampModuleDescribeLowPrecisionWorkOnHost(AmpModule module) {
+  MLIRContext *context = &module->owner->context;
+  context->getOrLoadDialect<LLVM::LLVMDialect>();
+  std::string cpu =
+      ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
+  std::optional<std::string> note = amp::describeLowPrecisionWorkWithoutUnits(
+      *module->module, amp::getHostCPUTarget(context), cpu,
+      "mixed-precision{target=cpu}");
+  return note ? copyString(*note) : nullptr;
 }
 
 bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {

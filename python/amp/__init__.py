@@ -22,10 +22,11 @@ pipeline. See docs/Python.md.
 """
 
 from ._convert import ConvertResult, convert, lower
-from ._core import AmpError, AmpOptionError, Context, Diagnostic, Module, version
+from ._core import (AmpError, AmpOptionError, Context, Diagnostic,
+                    LowPrecisionWarning, Module, version)
 from ._run import calibrate, find_nonfinite
 from ._version import __version__
 
 __all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
-           "Module", "__version__", "calibrate", "convert", "find_nonfinite", "lower",
+           "LowPrecisionWarning", "Module", "__version__", "calibrate", "convert", "find_nonfinite", "lower",
            "version"]

@@ -138,6 +138,7 @@ def _declare(lib):
         "ampModulePrint": (c_void_p, [c_void_p, ctypes.c_uint,
                                       ctypes.POINTER(c_size_t)]),
         "ampModuleRunPipeline": (ctypes.c_bool, [c_void_p, ctypes.c_char_p]),
+        "ampModuleDescribeLowPrecisionWorkOnHost": (c_void_p, [c_void_p]),
         "ampContextGetNumReports": (c_size_t, [c_void_p]),
         "ampContextGetReport": (c_void_p, [c_void_p, c_size_t]),
     }

@@ -7,8 +7,9 @@ import numbers
 import os
 import re
 import tempfile
+import warnings
 
-from ._core import AmpError, AmpOptionError, Context
+from ._core import AmpError, AmpOptionError, Context, LowPrecisionWarning
 
 # Option values that need no quoting in a textual pass pipeline.
 _PLAIN = re.compile(r"^[A-Za-z0-9_.+\-/:*]*$")
@@ -210,14 +211,17 @@ def _text(ir):
     return ir
 
 
-def _run(ir, pipeline, context, name, what):
-    """Parses `ir`, runs `pipeline`; returns (text, diagnostics, reports).
-    A failing pipeline raises AmpError saying `what` failed."""
+def _run(ir, pipeline, context, name, what, before=None):
+    """Parses `ir`, calls `before(module)` if given, runs `pipeline`;
+    returns (text, diagnostics, reports). A failing pipeline raises AmpError
+    saying `what` failed."""
     ctx = context or Context()
     try:
         # One transaction on a context that other threads may share: their
         # runs would replace the reports and add diagnostics in between.
         with ctx._lock, ctx.parse(ir, name) as module:
+            if before:
+                before(module)
             try:
                 module.run_pipeline(pipeline)
             except AmpError as e:
@@ -341,6 +345,13 @@ def lower(ir, target="cpu", context=None, name="<input>", **options):
     if options:
         pipeline += "{" + " ".join(_option(k.replace("_", "-"), v)
                                    for k, v in sorted(options.items())) + "}"
+    def note(module):
+        # Converted without a target, the program may compute in f16/bf16
+        # where this CPU has no units for it: said once, as amp-run does.
+        text = module.low_precision_note()
+        if text:
+            warnings.warn(f"{name}: {text}", LowPrecisionWarning, stacklevel=3)
+
     text, _, _ = _run(_text(ir), f"builtin.module({pipeline})", context, name,
-                     _LOWERINGS[target])
+                     _LOWERINGS[target], note if target == "cpu" else None)
     return text

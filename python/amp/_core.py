@@ -39,6 +39,12 @@ class AmpOptionError(AmpError, ValueError):
     Python before anything runs (no diagnostics)."""
 
 
+class LowPrecisionWarning(UserWarning):
+    """amp.lower("cpu") of a program that computes in f16 or bf16 where this
+    machine's CPU has no units for that work (converted without a target):
+    it runs slower than f32; convert(..., target="cpu") converts for it."""
+
+
 def version():
     """amp's version and the MLIR it was built against, from the C API
     library ("amp 0.1.0 (MLIR 22.1.0)"; `amp.__version__` is the package's)."""
@@ -190,6 +196,16 @@ class Module:
             if not self.context._lib.ampModuleRunPipeline(self._handle,
                                                           pipeline.encode("utf-8")):
                 self.context._fail(f"pass pipeline failed: {pipeline}")
+
+    def low_precision_note(self):
+        """When the module computes in f16 or bf16 where this machine's CPU
+        has no units for that work, one sentence saying so and naming
+        mixed-precision{target=cpu} (as amp-run's note); None otherwise."""
+        with self.context._lock:
+            self._check_open()
+            return _capi.take_string(
+                self.context._lib.ampModuleDescribeLowPrecisionWorkOnHost(
+                    self._handle))
 
     def print(self, debug_info=False, generic=False):
         """The module as MLIR text (with locations; in generic form)."""

@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/LowPrecisionWork.h"
+#include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Runner/Backend.h"
 #include "amp/Runner/BufferPool.h"
@@ -34,11 +36,13 @@
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Support/TextNesting.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -338,6 +342,23 @@ compile(ModuleOp module, const EntrySignature &signature,
         const std::optional<RuntimeLibrary> &runtime, llvm::StringRef fileName,
         bool probes) {
   prepareEntry(module, signature.name);
+  // A program converted without a target, run on a CPU without units for
+  // its f16/bf16 work, is slower than f32: said once, with the option.
+  static bool noted = false;
+  if (backend.backend == Backend::CPU && !probes && !noted) {
+    // The host's #llvm.target (and amp's model of it) live in the LLVM
+    // dialect.
+    module.getContext()->getOrLoadDialect<LLVM::LLVMDialect>();
+    std::string cpu =
+        ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
+    if (std::optional<std::string> note = amp::describeLowPrecisionWorkWithoutUnits(
+            module, amp::getHostCPUTarget(module.getContext()), cpu,
+            "mixed-precision{target=cpu}")) {
+      llvm::errs() << "amp-run: note: '" << fileName << "': " << *note
+                   << "\n";
+      noted = true;
+    }
+  }
   // Probes record values from one thread at a time.
   unsigned cpuThreads =
       probes || backend.backend != Backend::CPU ? 1 : threads().getValue();
