@@ -365,6 +365,12 @@ LogicalResult mlir::amp::verifyLowerToNVVMOptions(
     return emitError("amp-lower-to-nvvm: format must be bin, isa or fatbin, "
                      "got '" +
                      options.format + "'");
+  // TF32 runs on tensor cores; without them it would silently do nothing.
+  if (options.tf32 && (!options.tensorCores || !options.kernelStrategies ||
+                       target->sm < 80))
+    return emitError("amp-lower-to-nvvm: tf32 computes on tensor cores, "
+                     "which need tensor-cores, kernel-strategies and sm_80 "
+                     "or later");
   if (!options.libdevice.empty() &&
       !llvm::sys::fs::is_regular_file(options.libdevice))
     return emitError("amp-lower-to-nvvm: libdevice '" + options.libdevice +

@@ -16,6 +16,10 @@
 // TF32-CPU: amp-run: --tf32 needs --backend=cuda (or vulkan with --vulkan-emulate-tensor-cores)
 // RUN: not amp-run %s --entry=add --backend=cuda --tf32 --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=TF32-NO-TC
 // TF32-NO-TC: amp-run: --tf32 computes on tensor cores; --no-tensor-cores contradicts it
+// RUN: not amp-run %s --entry=add --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=NO-TC-CPU
+// NO-TC-CPU: amp-run: --no-tensor-cores is for --backend=cuda
+// RUN: not amp-run %s --entry=add --vulkan-emulate-tensor-cores 2>&1 | FileCheck %s --check-prefix=EMULATE-CPU
+// EMULATE-CPU: amp-run: --vulkan-emulate-tensor-cores is for --backend=vulkan
 //
 // The file.
 // RUN: not amp-run %t/missing.mlir --entry=add 2>&1 | FileCheck %s --check-prefix=MISSING

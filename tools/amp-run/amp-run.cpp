@@ -532,6 +532,10 @@ int main(int argc, char **argv) {
     return error("give the inputs with --input or --input-dir, not both");
   if (bf16Dot && noBF16Dot)
     return error("--bf16-dot and --no-bf16-dot contradict each other");
+  if (noTensorCores && backend->backend != Backend::CUDA)
+    return error("--no-tensor-cores is for --backend=cuda");
+  if (vulkanEmulateTensorCores && backend->backend != Backend::Vulkan)
+    return error("--vulkan-emulate-tensor-cores is for --backend=vulkan");
   if (tf32 && !(backend->backend == Backend::CUDA ||
                 (backend->backend == Backend::Vulkan &&
                  vulkanEmulateTensorCores)))
