@@ -36,6 +36,13 @@ config.substitutions.append(("%amp_src_root", config.amp_src_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# amp-run's compile cache: one for the suite, in the build tree (a program
+# several tests run is compiled once), never the user's; the tests of the
+# cache itself set AMP_CACHE_DIR to a folder of their own.
+config.environment["AMP_CACHE_DIR"] = os.path.join(config.amp_obj_root, "test",
+                                                   "amp-cache")
+config.environment.pop("AMP_NO_CACHE", None)
+
 amp_tools_dir = os.path.join(config.amp_obj_root, "bin")
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

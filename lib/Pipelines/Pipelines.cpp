@@ -161,6 +161,14 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
     // One fork and join for a run of ops instead of one per op.
     pm.nest<func::FuncOp>().addPass(amp::createMergeParallelRegions());
   }
+  // Each kernel a function of its own, compiled in parallel, named in
+  // profiles.
+  if (options.outlineKernels)
+    pm.addPass(amp::createOutlineKernels());
+  // The loops around the kernels' inner loops are not unrolled by LLVM
+  // (most of its compile time went there).
+  if (options.boundLLVMUnrolling)
+    pm.addPass(amp::createBoundLLVMUnrolling());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -174,6 +182,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.boundLLVMUnrolling)
+    pm.addPass(amp::createBoundLLVMUnrolling());
 }
 
 /// The kernels on buffers, with function boundaries of identity layout.

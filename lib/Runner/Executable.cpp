@@ -8,13 +8,19 @@
 #include "amp/Runner/Executable.h"
 #include "amp/Runner/BufferPool.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
+#include "amp/Runner/ObjectCompiler.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
-#include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -31,75 +37,127 @@ static llvm::Error fail(const llvm::Twine &message) {
 /// memref.get_global: such buffers are not owned by anyone.
 static constexpr uintptr_t kGlobalAllocatedPointer = 0xdeadbeef;
 
+llvm::Expected<std::vector<std::string>>
+Executable::compile(ModuleOp module, llvm::StringRef entry,
+                    const ExecutableOptions &options) {
+  ObjectCompileOptions compileOptions;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.threads = options.compileThreads;
+  compileOptions.entry = entry.str();
+  compileOptions.times = options.compileTimes;
+  return compileToObjects(module, compileOptions);
+}
+
 llvm::Expected<std::unique_ptr<Executable>>
 Executable::create(ModuleOp module, EntrySignature signature,
-                   const ExecutableOptions &requested) {
+                   const ExecutableOptions &options) {
+  auto objects = compile(module, signature.name, options);
+  if (!objects)
+    return objects.takeError();
+  return load(*objects, std::move(signature), options);
+}
+
+llvm::Expected<std::unique_ptr<Executable>>
+Executable::load(llvm::ArrayRef<std::string> objects, EntrySignature signature,
+                 const ExecutableOptions &requested) {
   // Without a device runtime's memory, buffers come from amp's pool.
   ExecutableOptions options = requested;
   if (!options.alloc || !options.free) {
     options.alloc = poolAllocate;
     options.free = poolRelease;
   }
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
-  builder->setCodeGenOptLevel(
-      options.optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-      : options.optLevel == 0 ? llvm::CodeGenOptLevel::None
-                              : llvm::CodeGenOptLevel::Default);
-  auto optimizerMachine = builder->createTargetMachine();
-  if (!optimizerMachine)
-    return optimizerMachine.takeError();
-  auto engineMachine = builder->createTargetMachine();
-  if (!engineMachine)
-    return engineMachine.takeError();
-
-  auto transformer = makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, optimizerMachine->get());
-  llvm::SmallVector<llvm::StringRef> libraries(options.sharedLibraries.begin(),
-                                               options.sharedLibraries.end());
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
-  engineOptions.sharedLibPaths = libraries;
-  engineOptions.enableGDBNotificationListener = false;
   // AMP_JIT_PERF: the code is registered with perf (docs/Runner.md).
-  engineOptions.enablePerfNotificationListener =
-      std::getenv("AMP_JIT_PERF") != nullptr;
-  auto engine =
-      ExecutionEngine::create(module, engineOptions, std::move(*engineMachine));
-  if (!engine)
-    return engine.takeError();
+  llvm::JITEventListener *perf =
+      std::getenv("AMP_JIT_PERF")
+          ? llvm::JITEventListener::createPerfJITEventListener()
+          : nullptr;
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(*builder))
+          .setObjectLinkingLayerCreator(
+              [perf](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [](const llvm::MemoryBuffer &) {
+                      return std::make_unique<llvm::SectionMemoryManager>();
+                    });
+                if (perf)
+                  layer->registerJITEventListener(*perf);
+                return layer;
+              })
+          .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &library = (*jit)->getMainJITDylib();
+
+  // Libraries the program calls into (device runtimes, runner utils,
+  // OpenMP), then everything the process has loaded (libc, libm).
+  for (const std::string &path : options.sharedLibraries) {
+    std::string error;
+    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(path.c_str(), &error))
+      return fail("cannot load '" + path + "': " + error);
+  }
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  library.addGenerator(std::move(*process));
 
   // The program's malloc and free become the runtime's, so that every buffer
   // it allocates is one the device can use; host functions it calls by name
   // are bound to theirs.
-  if ((options.alloc && options.free) || !options.symbols.empty()) {
-    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      auto add = [&](llvm::StringRef name, void *address) {
-        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                   llvm::JITSymbolFlags::Exported};
-      };
-      if (options.alloc && options.free) {
-        add("malloc", reinterpret_cast<void *>(options.alloc));
-        add("free", reinterpret_cast<void *>(options.free));
-      }
-      for (const auto &[name, address] : options.symbols)
-        add(name, address);
-      return symbols;
-    });
+  llvm::orc::SymbolMap symbols;
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        (*jit)->getDataLayout());
+  auto add = [&](llvm::StringRef name, void *address) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  add("malloc", reinterpret_cast<void *>(options.alloc));
+  add("free", reinterpret_cast<void *>(options.free));
+  for (const auto &[name, address] : options.symbols)
+    add(name, address);
+  if (llvm::Error error =
+          library.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return std::move(error);
+
+  for (auto [i, object] : llvm::enumerate(objects)) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        object, "amp-object-" + std::to_string(i));
+    if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
+      return std::move(error);
   }
 
-  // Looking the entry up compiles and links the whole module, so missing
-  // symbols are reported here rather than when constructors run.
-  auto entry = (*engine)->lookupPacked(signature.name);
+  // Looking the entry up links every object, so missing symbols are
+  // reported here rather than when constructors run.
+  auto entry = (*jit)->lookup(getPackedEntryName(signature.name));
   if (!entry)
     return fail("cannot link @" + signature.name + ": " +
                 llvm::toString(entry.takeError()));
+  auto initialize = (*jit)->lookup(kInitializeFunction);
+  auto finalize = (*jit)->lookup(kFinalizeFunction);
+  if (!initialize || !finalize) {
+    llvm::consumeError(initialize.takeError());
+    llvm::consumeError(finalize.takeError());
+    return fail("the compiled program has no " + kInitializeFunction +
+                " or " + kFinalizeFunction);
+  }
   // Runs the module's constructors, e.g. GPU module loading.
-  (*engine)->initialize();
+  initialize->toPtr<void (*)()>()();
   return std::unique_ptr<Executable>(new Executable(
-      std::move(*engine), std::move(signature), options, *entry));
+      std::move(*jit), std::move(signature), options,
+      entry->toPtr<void (*)(void **)>(), finalize->toPtr<void (*)()>()));
+}
+
+Executable::~Executable() {
+  if (finalize)
+    finalize();
 }
 
 void *Executable::allocate(uint64_t bytes) const {

@@ -2,8 +2,10 @@
 // vectors of 16 lanes, so f16 buffers move 32-byte vectors where f32 ones
 // move 64-byte vectors; the temporaries a function allocates are freed
 // before it returns (its result is the caller's).
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO16
-// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm)' | FileCheck %s --check-prefix=IO32
+// (Kernels stay in the function they come from, as the checks read them;
+// test/Backend/CPU/outline-kernels.mlir shows them outlined.)
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16 keep-io-types=false},amp-lower-to-llvm{outline-kernels=false})' | FileCheck %s --check-prefix=IO16
+// RUN: amp-opt %s -p 'builtin.module(mixed-precision{precision=f16},amp-lower-to-llvm{outline-kernels=false})' | FileCheck %s --check-prefix=IO32
 // A tile's row is at most 16 vectors (tile-cols=1 for CPUs without AVX-512).
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-llvm{tile-cols=17})' 2>&1 | FileCheck %s --check-prefix=BADCOLS
 // BADCOLS: error: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 8 and 17

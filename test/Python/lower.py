@@ -46,12 +46,16 @@ print("converted:", [l.strip() for l in converted.ir.splitlines() if "linalg.mat
 llvm = amp.lower(converted, target="cpu")
 with open(sys.argv[1], "w") as f:
     f.write(llvm)
-print("cpu:", sorted({l.split()[1] for l in llvm.splitlines()
-                      if l.lstrip().startswith("llvm.func @") and "(" in l
-                      and l.split()[1].startswith(("@compute", "@main"))}))
+functions = [l.split()[1] for l in llvm.splitlines()
+             if l.lstrip().startswith("llvm.func @") and "(" in l]
+print("cpu:", sorted({f for f in functions
+                      if f.startswith(("@compute(", "@main("))}))
+# Each kernel a function of its own, named after the function it came from.
+print("cpu: kernels of @compute:", any(f.startswith("@compute__") for f in functions))
 print("cpu: only the LLVM dialect left:",
       not any(d in llvm for d in ("linalg.", "func.func", "memref.", "scf.")))
 # CHECK-NEXT: cpu: ['@compute(%arg0:', '@main()']
+# CHECK-NEXT: cpu: kernels of @compute: True
 # CHECK-NEXT: cpu: only the LLVM dialect left: True
 # y = x * w + b
 # OUT: Unranked Memref {{.*}} rank = 2 offset = 0 sizes = [2, 2]

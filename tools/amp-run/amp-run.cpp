@@ -12,7 +12,9 @@
 //
 // FILE holds tensor-level MLIR (the f32 original or what mixed-precision
 // made of it). amp-run lowers it in-process with the backend's amp
-// pipeline, JIT-compiles it with mlir::ExecutionEngine, calls the entry
+// pipeline, compiles it to object files on all cores (ObjectCompiler.h), or
+// loads them from the compile cache (CompileCache.h), links them in an ORC
+// JIT, calls the entry
 // function on .npy or seeded inputs, and writes, prints, times or compares
 // its results. With probes in the program (CPU only), it also writes the
 // ranges of its f32 values for mixed-precision{ranges=...}, or reports the
@@ -26,6 +28,7 @@
 #include "amp/Runner/Backend.h"
 #include "amp/Runner/BufferPool.h"
 #include "amp/Runner/Comparison.h"
+#include "amp/Runner/CompileCache.h"
 #include "amp/Runner/EntrySignature.h"
 #include "amp/Runner/Executable.h"
 #include "amp/Runner/Lowering.h"
@@ -51,6 +54,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -221,6 +225,65 @@ static cl::opt<bool>
     printLowered("print-lowered",
                  cl::desc("Print the lowered module to stderr"),
                  cl::init(false), cl::cat(category));
+
+static cl::opt<bool> noCache(
+    "no-cache",
+    cl::desc("Compile the program even if the compile cache holds it, and "
+             "do not store it there (AMP_NO_CACHE=1 does the same; the "
+             "cache is $AMP_CACHE_DIR, $XDG_CACHE_HOME/amp or ~/.cache/amp, "
+             "AMP_CACHE_MAX_SIZE bytes at most, 1G by default)"),
+    cl::init(false), cl::cat(category));
+
+/// The compile cache, or null without one (set up in main).
+static std::optional<CompileCache> &compileCacheStorage() {
+  static std::optional<CompileCache> cache;
+  return cache;
+}
+static CompileCache *compileCache() {
+  auto &cache = compileCacheStorage();
+  return cache ? &*cache : nullptr;
+}
+
+static cl::opt<bool> timePhases(
+    "time-phases",
+    cl::desc("Print to stderr where the time to the first result went: "
+             "parsing, lowering, LLVM's optimizer and code generator (summed "
+             "over the threads that compile the program's partitions), "
+             "linking, the first call"),
+    cl::init(false), cl::cat(category));
+
+namespace {
+/// Wall-clock seconds of amp-run's phases (--time-phases).
+struct PhaseTimes {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  llvm::SmallVector<std::pair<std::string, double>> phases;
+  CompileTimes compile;
+
+  /// Records the time since the last mark as `phase`.
+  void mark(llvm::StringRef phase) {
+    auto now = std::chrono::steady_clock::now();
+    phases.push_back(
+        {phase.str(), std::chrono::duration<double>(now - start).count()});
+    start = now;
+  }
+
+  void print() const {
+    llvm::errs() << "amp-run: time:";
+    for (const auto &[phase, seconds] : phases)
+      llvm::errs() << llvm::format(" %s %.3f s,", phase.c_str(), seconds);
+    llvm::errs() << llvm::format(
+        " of which LLVM: translate %.3f s, optimize %.3f s, codegen %.3f s "
+        "(%u partitions)\n",
+        compile.translateSeconds, compile.optimizeSeconds,
+        compile.codegenSeconds, compile.partitions);
+  }
+};
+} // namespace
+
+static PhaseTimes &phaseTimes() {
+  static PhaseTimes times;
+  return times;
+}
 
 /// Prints "amp-run: <message>" and returns the exit code of a failure.
 static int error(const llvm::Twine &message) {
@@ -393,18 +456,9 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           effectiveSubgroupSize,
                                           !noTensorCores,
                                           vulkanEmulateTensorCores, tf32});
-  if (failed(lowerModule(module, pipeline)))
-    return llvm::createStringError("lowering '" + fileName + "' with " +
-                                   pipeline + " failed");
-  if (probes)
-    removeProbeBufferizationHints(module);
-  if (backend.needsDeviceGlobals && runtime && runtime->mapGlobal)
-    routeGlobalsThroughRuntime(module, "ampRuntimeMapGlobal");
-  if (printLowered)
-    module->print(llvm::errs());
-
   ExecutableOptions options;
   options.optLevel = optLevel;
+  options.compileTimes = &phaseTimes().compile;
   if (runtime) {
     options.sharedLibraries.push_back(runtime->path);
     options.alloc = runtime->alloc;
@@ -431,7 +485,57 @@ compile(ModuleOp module, const EntrySignature &signature,
   }
   if (probes)
     options.symbols = getProbeSymbols();
-  return Executable::create(module, signature, options);
+
+  // A program compiled before with the same pipeline, for the same CPU, by
+  // the same build is loaded from the cache (--print-lowered needs the
+  // lowering).
+  CompileCache *cache = printLowered ? nullptr : compileCache();
+  std::string key;
+  auto warn = [](const llvm::Twine &message) {
+    llvm::errs() << "amp-run: warning: " << message << "\n";
+  };
+  if (cache) {
+    HashingStream hash;
+    hash << "amp-run\n"
+         << getBuildIdentity() << "\n"
+         << describeCompileTarget({}) << "\nO" << options.optLevel << "\n"
+         << pipeline << "\n@" << signature.name << "\n"
+         << (backend.needsDeviceGlobals && runtime && runtime->mapGlobal
+                 ? "globals through the runtime\n"
+                 : "")
+         << (probes ? "probes\n" : "");
+    module->print(hash, OpPrintingFlags().enableDebugInfo(false));
+    key = hash.digest();
+    if (auto objects = cache->lookup(key, warn)) {
+      auto executable = Executable::load(*objects, signature, options);
+      if (executable)
+        return executable;
+      warn("cannot load '" + cache->getPath(key) +
+           "': " + llvm::toString(executable.takeError()) +
+           "; it is removed and the program compiled again");
+      cache->remove(key);
+    }
+  }
+
+  if (failed(lowerModule(module, pipeline)))
+    return llvm::createStringError("lowering '" + fileName + "' with " +
+                                   pipeline + " failed");
+  phaseTimes().mark("lower");
+  if (probes)
+    removeProbeBufferizationHints(module);
+  if (backend.needsDeviceGlobals && runtime && runtime->mapGlobal)
+    routeGlobalsThroughRuntime(module, "ampRuntimeMapGlobal");
+  if (printLowered)
+    module->print(llvm::errs());
+
+  auto objects = Executable::compile(module, signature.name, options);
+  if (!objects)
+    return objects.takeError();
+  if (cache)
+    if (llvm::Error err = cache->store(key, *objects))
+      warn("the compile cache is not updated: " +
+           llvm::toString(std::move(err)));
+  return Executable::load(*objects, signature, options);
 }
 
 /// Runs the f32 program of --f32 with probes on the same inputs (their
@@ -490,6 +594,7 @@ static llvm::Error compareWithF32Program(const DialectRegistry &registry,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  phaseTimes(); // The clock starts here.
   if (cl::Option *unused = cl::getRegisteredOptions().lookup("threads"))
     unused->removeArgument();
   (void)threads();
@@ -588,6 +693,13 @@ int main(int argc, char **argv) {
     effectiveSubgroupSize = device;
   }
 
+  if (!noCache) {
+    auto cache = CompileCache::openDefault();
+    if (!cache)
+      return error(cache.takeError());
+    compileCacheStorage() = std::move(*cache);
+  }
+
   DialectRegistry registry;
   amp::registerEverything(registry);
   // Parse errors are printed with their location by the handler.
@@ -595,6 +707,7 @@ int main(int argc, char **argv) {
   if (llvm::Error err = program.load(inputFile))
     return error(std::move(err));
   ModuleOp module = *program.module;
+  phaseTimes().mark("parse");
 
   auto signature = readEntrySignature(module, entryName);
   if (!signature)
@@ -649,6 +762,7 @@ int main(int argc, char **argv) {
       compile(module, *signature, *backend, runtime, inputFile, probing);
   if (!executable)
     return error(executable.takeError());
+  phaseTimes().mark("compile");
 
   std::optional<ProbeRecorder> recorder;
   if (probed) {
@@ -666,6 +780,11 @@ int main(int argc, char **argv) {
     if (recorder)
       recorder->countCall();
     results.push_back(std::move(*call));
+    if (results.size() == 1) {
+      phaseTimes().mark("run");
+      if (timePhases)
+        phaseTimes().print();
+    }
   }
   if (recorder)
     recorder->uninstall();

@@ -59,6 +59,17 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "needs AVX-512's 32 vector registers; amp-run sets 1 "
                      "on CPUs without AVX-512"),
       llvm::cl::init(2)};
+  PassOptions::Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("Make each kernel a function of its own "
+                     "(amp-outline-kernels), which LLVM compiles in "
+                     "parallel and profiles name"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> boundLLVMUnrolling{
+      *this, "bound-llvm-unrolling",
+      llvm::cl::desc("Keep LLVM from unrolling the loops around inner loops "
+                     "(amp-bound-llvm-unrolling), most of its compile time"),
+      llvm::cl::init(true)};
 };
 
 /// CPU code through LLVM: the kernels above, one-shot bufferization, loops,

@@ -3,13 +3,13 @@
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Wraps mlir::ExecutionEngine around an LLVM-dialect module and calls its
-// entry function through the packed wrapper the engine generates
-// (`_mlir_<name>(void **)`): every argument of the lowered function gets a
-// pointer to its value -- a tensor is a memref descriptor, expanded into
-// allocated pointer, aligned pointer, offset, sizes and strides -- and the
-// last pointer receives the result, one value or a struct of them laid out
-// with natural alignment.
+// Loads the object files of a lowered program (ObjectCompiler.h, or the
+// compile cache) into an ORC JIT and calls its entry through the packed
+// wrapper compiled next to it (`_amp_packed_<name>(void **)`): every
+// argument of the lowered function gets a pointer to its value -- a tensor
+// is a memref descriptor, expanded into allocated pointer, aligned pointer,
+// offset, sizes and strides -- and the last pointer receives the result,
+// one value or a struct of them laid out with natural alignment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +17,10 @@
 #define AMP_RUNTIME_EXECUTABLE_H
 
 #include "amp/Runner/EntrySignature.h"
+#include "amp/Runner/ObjectCompiler.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 
 #include <memory>
 
@@ -29,8 +31,12 @@ namespace runtime {
 struct ExecutableOptions {
   /// Libraries whose symbols the program may call (mgpu*, runner utils).
   llvm::SmallVector<std::string> sharedLibraries;
-  /// LLVM optimization level for the JIT (0-3).
+  /// LLVM optimization level (0-3).
   unsigned optLevel = 3;
+  /// Threads that compile the module's partitions (0: one per core).
+  unsigned compileThreads = 0;
+  /// When set, receives where compiling spent its time.
+  CompileTimes *compileTimes = nullptr;
   /// Memory for inputs and for the program's malloc/free; amp's buffer pool
   /// (BufferPool.h) when null.
   void *(*alloc)(uint64_t) = nullptr;
@@ -47,11 +53,25 @@ struct ExecutableOptions {
 
 class Executable {
 public:
-  /// JIT-compiles `module` (LLVM dialect) and resolves the entry function
-  /// and every symbol it needs, reporting what is missing.
+  /// Compiles `module` (LLVM dialect) and loads it as load() does.
   static llvm::Expected<std::unique_ptr<Executable>>
   create(ModuleOp module, EntrySignature signature,
          const ExecutableOptions &options);
+
+  /// Compiles `module` (LLVM dialect) to the object files load() takes.
+  static llvm::Expected<std::vector<std::string>>
+  compile(ModuleOp module, llvm::StringRef entry,
+          const ExecutableOptions &options);
+
+  /// Links `objects` (from compile()) in a JIT, resolves the entry function
+  /// and every symbol it needs, reporting what is missing, and runs the
+  /// program's constructors.
+  static llvm::Expected<std::unique_ptr<Executable>>
+  load(llvm::ArrayRef<std::string> objects, EntrySignature signature,
+       const ExecutableOptions &options);
+
+  /// Runs the program's destructors.
+  ~Executable();
 
   /// Calls the entry `repeat` times on `inputs` (checked against the
   /// signature by the caller), appending each call's wall time in
@@ -61,18 +81,20 @@ public:
       llvm::SmallVectorImpl<double> &millis);
 
 private:
-  Executable(std::unique_ptr<ExecutionEngine> engine, EntrySignature signature,
-             const ExecutableOptions &options, void (*entry)(void **))
-      : engine(std::move(engine)), signature(std::move(signature)),
-        options(options), entry(entry) {}
+  Executable(std::unique_ptr<llvm::orc::LLJIT> jit, EntrySignature signature,
+             const ExecutableOptions &options, void (*entry)(void **),
+             void (*finalize)())
+      : jit(std::move(jit)), signature(std::move(signature)),
+        options(options), entry(entry), finalize(finalize) {}
 
   void *allocate(uint64_t bytes) const;
   void release(void *pointer) const;
 
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   EntrySignature signature;
   ExecutableOptions options;
   void (*entry)(void **);
+  void (*finalize)();
 };
 
 } // namespace runtime

@@ -628,6 +628,100 @@ def WideConvolutionResults : Pass<"amp-wide-convolution-results"> {
                            "::mlir::tosa::TosaDialect"];
 }
 
+def OutlineKernels : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Make each loop nest of a function a function of its own";
+  let description = [{
+    A lowered model is one function whose body is its kernels, one loop
+    nest (or OpenMP region) per fused op, one after the other. Compiled as
+    one LLVM function, it is one serial compile whose cost grows faster
+    than its size, and one symbol in a profile. This pass moves each op
+    with regions at the top level of a function (an `scf.for`,
+    `scf.forall`, `scf.parallel`, `omp.parallel`, `scf.if`...) into a
+    private function of its own and calls it:
+
+    - values the op uses from above become arguments, except constants and
+      `memref.get_global`s, which are cloned into the new function (its
+      loops keep constant trip counts, its weights known addresses);
+    - the op's results become the function's;
+    - the function is named after the op's location where it has a name
+      (an ONNX node's: `main__p2o_Conv_0`), `<function>__kernel` otherwise,
+      made unique, and marked `no_inline`, which LLVM keeps.
+
+    The object compiler then splits the module into partitions by
+    function and compiles them in parallel, and `perf` names each kernel.
+
+    ```mlir
+    func.func @main(%a: memref<64xf32>, %b: memref<64xf32>) {
+      %c0 = arith.constant 0 : index
+      scf.for %i = %c0 to %c64 step %c1 { ... } loc("p2o.Relu.0")
+      return
+    }
+    // becomes
+    func.func @main(%a: memref<64xf32>, %b: memref<64xf32>) {
+      call @main__p2o_Relu_0(%a, %b) : (memref<64xf32>, memref<64xf32>) -> ()
+      return
+    }
+    func.func private @main__p2o_Relu_0(%a: memref<64xf32>, %b: memref<64xf32>)
+        attributes {no_inline} {
+      %c0 = arith.constant 0 : index
+      scf.for %i = %c0 to %c64 step %c1 { ... }
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"1",
+           "Ops with fewer operations in their regions stay inline (at "
+           "least 1)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def BoundLLVMUnrolling : Pass<"amp-bound-llvm-unrolling"> {
+  let summary = "Keep LLVM from unrolling loops that hold loops";
+  let description = [{
+    amp's kernels come out of vectorization with their register tiles
+    unrolled and their innermost loops short. LLVM's unrollers (full and
+    runtime) would unroll the loops around them as well, copying inner
+    loops by the outer trip count: PaddleOCR's classifier fills the border
+    of a padded input row by row, a loop of 12-byte fills that LLVM turned
+    into 1175 `memset`s in one basic block, and the code of the model
+    doubled. LLVM's time grows faster than the code, as its machine
+    scheduler orders every memory access of a block against the others:
+    6 of the classifier's 8 seconds of LLVM went there.
+
+    Run before `convert-scf-to-cf`, this pass marks each `scf.for` that
+    holds another loop and runs at least `min-trips` times (or an unknown
+    number of times) with the discardable attribute
+    `llvm.loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>`,
+    which `convert-scf-to-cf` carries to the loop's latch branch. Run after
+    the conversion to the LLVM dialect, it moves each such attribute into
+    the `loop_annotation` of the `llvm.br`/`llvm.cond_br` that carries it,
+    which the translation to LLVM IR emits as `llvm.loop.unroll.disable`.
+
+    Innermost loops, and short outer loops (a 3x3 window), are left for
+    LLVM to unroll: without any unrolling the recogniser ran 12% slower;
+    with this pass its run time stays within the noise of full unrolling
+    (bench/coldstart).
+
+    ```mlir
+    scf.for %n = %c0 to %c24 step %c1 {
+      scf.for %h = %c0 to %c48 step %c1 { ... }
+    }
+    // becomes
+    scf.for %n = %c0 to %c24 step %c1 {
+      scf.for %h = %c0 to %c48 step %c1 { ... }
+    } {llvm.loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+    ```
+  }];
+  let options = [
+    Option<"minTrips", "min-trips", "int64_t", /*default=*/"8",
+           "Outer loops that run fewer times than this are left for LLVM "
+           "to unroll (at least 1)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def LowerScalarTransfers : Pass<"amp-lower-scalar-transfers"> {
   let summary = "Lower 0-d vector transfers on buffers to loads and stores";
   let description = [{

@@ -1,0 +1,143 @@
+//===- OutlineKernels.cpp - Each loop nest a function of its own ----------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Backend/CPU/OutlineKernels.h"
+#include "amp/Backend/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_OUTLINEKERNELS
+#include "amp/Backend/CPU/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+
+/// The first name in `loc` (an ONNX node's, as amp.onnx writes them).
+static std::optional<std::string> getLocationName(Location loc) {
+  std::optional<std::string> found;
+  loc->walk([&](Location inner) {
+    if (auto name = dyn_cast<NameLoc>(inner)) {
+      found = name.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// `function__name`, with every character a C identifier may not hold
+/// replaced by '_'.
+static std::string getKernelName(StringRef function, Location loc) {
+  std::string name =
+      (function + "__" + getLocationName(loc).value_or("kernel")).str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  return name;
+}
+
+/// Whether `value`'s defining op is cloned into the kernel instead of
+/// being passed: constants (loops keep constant bounds) and globals.
+static bool isCloned(Value value) {
+  Operation *op = value.getDefiningOp();
+  return op && op->getNumOperands() == 0 && op->getNumResults() == 1 &&
+         (matchPattern(op, m_Constant()) || isa<memref::GetGlobalOp>(op));
+}
+
+FailureOr<func::FuncOp> mlir::amp::outlineKernel(Operation *kernel,
+                                                 SymbolTable &symbols) {
+  auto parent = kernel->getParentOfType<func::FuncOp>();
+  if (!parent || kernel->getNumRegions() == 0)
+    return failure();
+  llvm::SetVector<Value> used;
+  for (Value operand : kernel->getOperands())
+    used.insert(operand);
+  getUsedValuesDefinedAbove(kernel->getRegions(), used);
+  SmallVector<Value> arguments, cloned;
+  for (Value value : used)
+    (isCloned(value) ? cloned : arguments).push_back(value);
+
+  MLIRContext *context = kernel->getContext();
+  OpBuilder builder(context);
+  builder.setInsertionPoint(parent);
+  auto type = FunctionType::get(context, ValueRange(arguments).getTypes(),
+                                kernel->getResultTypes());
+  auto function = func::FuncOp::create(
+      builder, kernel->getLoc(), getKernelName(parent.getName(), kernel->getLoc()),
+      type);
+  function.setPrivate();
+  function->setAttr("no_inline", UnitAttr::get(context));
+  symbols.insert(function);
+
+  Block *body = function.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  IRMapping mapping;
+  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
+    mapping.map(value, argument);
+  for (Value value : cloned)
+    mapping.map(value, builder.clone(*value.getDefiningOp())->getResult(0));
+  Operation *copy = builder.clone(*kernel, mapping);
+  func::ReturnOp::create(builder, kernel->getLoc(), copy->getResults());
+
+  builder.setInsertionPoint(kernel);
+  auto call =
+      func::CallOp::create(builder, kernel->getLoc(), function, arguments);
+  kernel->replaceAllUsesWith(call.getResults());
+  kernel->erase();
+  // Constants and globals the parent no longer uses.
+  for (Value value : cloned)
+    if (Operation *op = value.getDefiningOp(); op && op->use_empty())
+      op->erase();
+  return function;
+}
+
+namespace {
+struct OutlineKernels : amp::impl::OutlineKernelsBase<OutlineKernels> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (minOps < 1)
+      return emitError(UnknownLoc::get(context))
+             << "amp-outline-kernels: min-ops must be at least 1, got "
+             << minOps.getValue();
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<Operation *> kernels;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      // Kernels are not outlined again, nor functions of several blocks.
+      if (function.isDeclaration() || function->hasAttr("no_inline") ||
+          !function.getBody().hasOneBlock())
+        continue;
+      for (Operation &op : function.getBody().front()) {
+        if (op.getNumRegions() == 0)
+          continue;
+        // (The walk counts the op itself.)
+        int64_t ops = -1;
+        op.walk([&](Operation *) { ++ops; });
+        if (ops >= minOps)
+          kernels.push_back(&op);
+      }
+    }
+    for (Operation *kernel : kernels)
+      if (failed(amp::outlineKernel(kernel, symbols)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,307 @@
+//===- ObjectCompiler.cpp - LLVM-dialect modules to object files ----------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runner/ObjectCompiler.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::amp::runtime;
+
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string mlir::amp::runtime::getPackedEntryName(llvm::StringRef name) {
+  return ("_amp_packed_" + name).str();
+}
+
+namespace {
+/// The CPU and features code is compiled for.
+struct CompileTarget {
+  std::string triple, cpu, features;
+};
+} // namespace
+
+static CompileTarget resolveTarget(const ObjectCompileOptions &options) {
+  CompileTarget target;
+  target.triple = llvm::sys::getProcessTriple();
+  target.cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str()
+                                   : options.cpu;
+  if (!options.features.empty() || !options.cpu.empty()) {
+    target.features = options.features;
+    return target;
+  }
+  // The host's features as the OS reports them: a VM may hide some that
+  // its CPU model would imply (AVX512-FP16 on a virtual Sapphire Rapids).
+  llvm::SmallVector<std::string> features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(features);
+  target.features = llvm::join(features, ",");
+  return target;
+}
+
+std::string
+mlir::amp::runtime::describeCompileTarget(const ObjectCompileOptions &options) {
+  CompileTarget target = resolveTarget(options);
+  return target.triple + " " + target.cpu + " " + target.features;
+}
+
+static llvm::CodeGenOptLevel getCodeGenLevel(unsigned optLevel) {
+  return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+         : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                         : llvm::CodeGenOptLevel::Default;
+}
+
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const CompileTarget &target, unsigned optLevel) {
+  std::string error;
+  llvm::Triple triple(target.triple);
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return fail("no LLVM target for " + target.triple + ": " + error);
+  std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
+      triple, target.cpu, target.features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, getCodeGenLevel(optLevel)));
+  if (!machine)
+    return fail("cannot create an LLVM target machine for " + target.cpu);
+  return machine;
+}
+
+/// Adds `void <packed>(ptr args)`, which loads each argument of `entry`
+/// from the pointer in its slot of `args`, calls it, and stores its result
+/// where the last slot points.
+static void addPackedWrapper(llvm::Function &entry) {
+  llvm::Module &module = *entry.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  auto *pointer = builder.getPtrTy();
+  auto *type = llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false);
+  auto *wrapper = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                         getPackedEntryName(entry.getName()),
+                                         module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
+  llvm::Value *slots = wrapper->getArg(0);
+  auto slot = [&](unsigned index) {
+    llvm::Value *address =
+        builder.CreateConstGEP1_64(pointer, slots, index, "slot");
+    return builder.CreateLoad(pointer, address);
+  };
+  llvm::SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : entry.args())
+    arguments.push_back(builder.CreateLoad(argument.getType(),
+                                           slot(argument.getArgNo())));
+  llvm::CallInst *call = builder.CreateCall(&entry, arguments);
+  if (!entry.getReturnType()->isVoidTy())
+    builder.CreateStore(call, slot(entry.arg_size()));
+  builder.CreateRetVoid();
+  // The entry stays one function, called by the wrapper (and by the C
+  // wrapper of a library), instead of a second copy inlined into it.
+  entry.addFnAttr(llvm::Attribute::NoInline);
+}
+
+/// Replaces the appending global `name` (llvm.global_ctors or dtors) by an
+/// external function `replacement` that calls its functions in priority
+/// order (destructors: in reverse).
+static void makeExplicit(llvm::Module &module, llvm::StringRef name,
+                         llvm::StringRef replacement, bool reverse) {
+  llvm::IRBuilder<> builder(module.getContext());
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(builder.getVoidTy(), false),
+      llvm::GlobalValue::ExternalLinkage, replacement, module);
+  builder.SetInsertPoint(
+      llvm::BasicBlock::Create(module.getContext(), "entry", function));
+  if (llvm::GlobalVariable *global = module.getGlobalVariable(name)) {
+    llvm::SmallVector<std::pair<uint64_t, llvm::Function *>> calls;
+    if (auto *array =
+            llvm::dyn_cast_or_null<llvm::ConstantArray>(global->getInitializer()))
+      for (llvm::Value *element : array->operands()) {
+        auto *entry = llvm::dyn_cast<llvm::ConstantStruct>(element);
+        if (!entry || entry->getNumOperands() < 2)
+          continue;
+        auto *priority = llvm::dyn_cast<llvm::ConstantInt>(entry->getOperand(0));
+        auto *callee = llvm::dyn_cast<llvm::Function>(entry->getOperand(1));
+        if (priority && callee)
+          calls.push_back({priority->getZExtValue(), callee});
+      }
+    llvm::stable_sort(calls, [](auto &a, auto &b) { return a.first < b.first; });
+    if (reverse)
+      std::reverse(calls.begin(), calls.end());
+    for (auto &[priority, callee] : calls)
+      builder.CreateCall(callee);
+    global->eraseFromParent();
+  }
+  builder.CreateRetVoid();
+}
+
+/// LLVM's default pipeline at `optLevel`.
+static llvm::Error optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                            unsigned optLevel) {
+  if (optLevel == 0)
+    return llvm::Error::success();
+  // As MLIR's ExecutionEngine tunes it (the SLP vectorizer on).
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  builder.buildPerModuleDefaultPipeline(level).run(module, modules);
+  return llvm::Error::success();
+}
+
+/// Optimizes `module` and emits it as an object file.
+static llvm::Expected<std::string>
+compilePartition(llvm::Module &module, const CompileTarget &target,
+                 unsigned optLevel, CompileTimes *times) {
+  auto start = std::chrono::steady_clock::now();
+  auto machine = createTargetMachine(target, optLevel);
+  if (!machine)
+    return machine.takeError();
+  module.setDataLayout((*machine)->createDataLayout());
+  module.setTargetTriple((*machine)->getTargetTriple());
+  if (llvm::Error error = optimize(module, **machine, optLevel))
+    return std::move(error);
+  auto optimized = std::chrono::steady_clock::now();
+  llvm::SmallString<0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return fail("LLVM cannot emit object files for " + target.cpu);
+  codegen.run(module);
+  if (times) {
+    auto done = std::chrono::steady_clock::now();
+    times->add(std::chrono::duration<double>(optimized - start).count(),
+               std::chrono::duration<double>(done - optimized).count());
+  }
+  return std::string(object.str());
+}
+
+void CompileTimes::add(double optimize, double codegen) {
+  std::lock_guard<std::mutex> lock(mutex);
+  optimizeSeconds += optimize;
+  codegenSeconds += codegen;
+}
+
+llvm::Expected<std::vector<std::string>>
+mlir::amp::runtime::compileToObjects(ModuleOp module,
+                                     const ObjectCompileOptions &options) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  CompileTarget target = resolveTarget(options);
+
+  auto start = std::chrono::steady_clock::now();
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (options.times)
+    options.times->translateSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  if (!llvmModule)
+    return fail("cannot translate the lowered module to LLVM IR");
+  if (!options.entry.empty()) {
+    llvm::Function *entry = llvmModule->getFunction(options.entry);
+    if (!entry || entry->isDeclaration())
+      return fail("the lowered module has no function @" + options.entry);
+    addPackedWrapper(*entry);
+  }
+  if (options.explicitInitializers) {
+    makeExplicit(*llvmModule, "llvm.global_ctors", kInitializeFunction,
+                 /*reverse=*/false);
+    makeExplicit(*llvmModule, "llvm.global_dtors", kFinalizeFunction,
+                 /*reverse=*/true);
+  }
+
+  unsigned definitions = llvm::count_if(
+      llvmModule->functions(),
+      [](const llvm::Function &function) { return !function.isDeclaration(); });
+  unsigned threads = options.threads ? options.threads
+                                     : llvm::hardware_concurrency().compute_thread_count();
+  unsigned partitions = std::clamp(std::min(threads, definitions), 1u, 64u);
+  if (options.times)
+    options.times->partitions = partitions;
+  if (partitions == 1) {
+    auto object = compilePartition(*llvmModule, target, options.optLevel,
+                                   options.times);
+    if (!object)
+      return object.takeError();
+    return std::vector<std::string>{std::move(*object)};
+  }
+
+  // Each partition travels as bitcode to a context of its own, in which a
+  // thread optimizes and compiles it.
+  std::vector<llvm::SmallString<0>> bitcode;
+  llvm::SplitModule(
+      *llvmModule, partitions,
+      [&](std::unique_ptr<llvm::Module> part) {
+        llvm::SmallString<0> &buffer = bitcode.emplace_back();
+        llvm::raw_svector_ostream stream(buffer);
+        llvm::WriteBitcodeToFile(*part, stream);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  std::vector<std::string> objects(bitcode.size());
+  std::mutex errorLock;
+  std::string errors;
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(partitions));
+    for (size_t i = 0; i < bitcode.size(); ++i)
+      pool.async([&, i] {
+        llvm::LLVMContext partContext;
+        auto part = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(bitcode[i].str(), "partition"), partContext);
+        llvm::Expected<std::string> object =
+            part ? compilePartition(**part, target, options.optLevel,
+                                              options.times)
+                 : llvm::Expected<std::string>(part.takeError());
+        if (object) {
+          objects[i] = std::move(*object);
+          return;
+        }
+        std::lock_guard<std::mutex> lock(errorLock);
+        errors += llvm::toString(object.takeError());
+      });
+    pool.wait();
+  }
+  if (!errors.empty())
+    return fail(errors);
+  return objects;
+}
