@@ -10,7 +10,7 @@
 #   lib/libAmpCAPI.so.<v>       the C API, SONAME libAmpCAPI.so.<major>.<minor>
 #   lib/amp-plugin.so           the plugin for the stock mlir-opt
 #   lib/libamp_*_runtime.so     device runtimes (amp-run finds them in ../lib)
-#   bin/amp-opt, bin/amp-run
+#   bin/amp-opt, bin/amp-run, bin/amp-compile
 #   lib/cmake/amp               AmpConfig.cmake, AmpConfigVersion.cmake and
 #                               AmpTargets.cmake (amp::AmpTransforms, ...)
 #   python/                     the Python package (amp/) and its pyproject.toml
@@ -45,7 +45,7 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/amp
   FILES_MATCHING PATTERN "*.inc"
   PATTERN "CMakeFiles" EXCLUDE)
 
-install(TARGETS amp-opt amp-run
+install(TARGETS amp-opt amp-run amp-compile
   RUNTIME DESTINATION bin
   COMPONENT amp-tools)
 install(TARGETS AmpPlugin

@@ -49,6 +49,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     ToolSubst("amp-opt", os.path.join(amp_tools_dir, "amp-opt"), unresolved="fatal"),
     ToolSubst("amp-run", os.path.join(amp_tools_dir, "amp-run"), unresolved="fatal"),
+    ToolSubst("amp-compile", os.path.join(amp_tools_dir, "amp-compile"), unresolved="fatal"),
     ToolSubst("amp-vulkan-probe", os.path.join(amp_tools_dir, "amp-vulkan-probe"), unresolved="ignore"),
     ToolSubst("amp-capi-test", os.path.join(amp_tools_dir, "amp-capi-test"), unresolved="fatal"),
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"), unresolved="fatal"),

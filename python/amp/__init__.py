@@ -8,6 +8,7 @@
     for op in result.report["ops"]:       # why each op runs where it does
         print(op["op"], op["mode"], op["reason"])
     llvm = amp.lower(result, target="cpu")
+    amp.compile(result, "libmlp.so", header="mlp.h")   # a C library (amp-compile)
     # Ranges observed by running the f32 program (amp-run, NumPy):
     ranges = amp.calibrate(f32_text, [x, w])
     result = amp.convert(f32_text, ranges=ranges)
@@ -24,9 +25,9 @@ pipeline. See docs/Python.md.
 from ._convert import ConvertResult, convert, lower
 from ._core import (AmpError, AmpOptionError, Context, Diagnostic,
                     LowPrecisionWarning, Module, version)
-from ._run import calibrate, find_nonfinite
+from ._run import calibrate, compile, find_nonfinite
 from ._version import __version__
 
 __all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
-           "LowPrecisionWarning", "Module", "__version__", "calibrate", "convert", "find_nonfinite", "lower",
+           "LowPrecisionWarning", "Module", "__version__", "calibrate", "compile", "convert", "find_nonfinite", "lower",
            "version"]

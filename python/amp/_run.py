@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""calibrate() and find_nonfinite(): amp-run with probes, as a subprocess.
+"""calibrate() and find_nonfinite(): amp-run with probes, as a subprocess;
+compile(): amp-compile, as a subprocess.
 
 amp-run is looked for, in order: $AMP_RUN (the file; when set, the only
 place tried); bin/amp-run next to the lib/ folder of the C API library
 amp loads (a build tree's build/bin, an install prefix's bin); amp-run on
-the PATH. The arrays go to amp-run as .npy files, so these functions need
-NumPy (the rest of the package does not).
+the PATH; amp-compile likewise, with $AMP_COMPILE. The arrays go to amp-run
+as .npy files, so calibrate() and find_nonfinite() need NumPy (the rest of
+the package does not).
 """
 
 import json
@@ -24,28 +26,36 @@ _PUBLIC_FUNCTION = re.compile(r"func\.func\s+(?:public\s+)?@([A-Za-z_][\w$.-]*)\
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([A-Za-z_][\w$.-]*)\s*\(")
 
 
-def amp_run_path():
-    """The amp-run executable calibrate() and find_nonfinite() run; raises
-    AmpError listing where it looked when there is none."""
-    env = os.environ.get("AMP_RUN")
+def _tool_path(tool, variable):
+    """The amp tool `tool` (amp-run, amp-compile): $`variable` when set (the
+    only place tried then), bin/`tool` next to the lib/ folder of the C API
+    library amp loads, `tool` on the PATH; raises AmpError listing where it
+    looked when there is none."""
+    env = os.environ.get(variable)
     if env:
         if os.path.isfile(env):
             return env
-        raise AmpError(f"$AMP_RUN is {env!r}, which is not a file")
+        raise AmpError(f"${variable} is {env!r}, which is not a file")
     tried = []
     library = _capi.library_path()
     if os.sep in library:
         candidate = os.path.join(os.path.dirname(os.path.dirname(library)), "bin",
-                                 "amp-run")
+                                 tool)
         if os.path.isfile(candidate):
             return candidate
         tried.append(candidate)
-    found = shutil.which("amp-run")
+    found = shutil.which(tool)
     if found:
         return found
-    tried.append("amp-run on the PATH")
-    raise AmpError("cannot find amp-run; looked in: " + ", ".join(tried)
-                   + " (build amp, or set $AMP_RUN)")
+    tried.append(f"{tool} on the PATH")
+    raise AmpError(f"cannot find {tool}; looked in: " + ", ".join(tried)
+                   + f" (build amp, or set ${variable})")
+
+
+def amp_run_path():
+    """The amp-run executable calibrate() and find_nonfinite() run; raises
+    AmpError listing where it looked when there is none."""
+    return _tool_path("amp-run", "AMP_RUN")
 
 
 def _numpy():
@@ -105,14 +115,14 @@ def _input_sets(inputs):
     return arrays
 
 
-def _run(args, what):
+def _run(args, what, tool="amp-run"):
     try:
         done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     except OSError as e:
         raise AmpError(f"{what}: cannot run {args[0]}: {e}") from e
     if done.returncode != 0:
-        raise AmpError(f"{what} failed (amp-run exit status {done.returncode}):\n"
+        raise AmpError(f"{what} failed ({tool} exit status {done.returncode}):\n"
                        + done.stderr.strip())
     return done.stdout
 
@@ -227,3 +237,40 @@ def find_nonfinite(ir, inputs, entry=None, f32=None, name="<input>"):
                  len(lines))
     result["text"] = "\n".join(lines[start:])
     return result
+
+
+def compile(ir, output, entry=None, header=None, function=None, threads=1,
+            opt_level=3, name="<input>"):
+    """Compiles the function `entry` of `ir` (MLIR text or a ConvertResult;
+    by default its one public function) ahead of time into the shared
+    library `output` (a .so file), as amp-compile does: amp's CPU pipeline
+    for this host's CPU, and a C entry `function` (default amp_<entry>)
+    taking one pointer per tensor argument and one per result, dense and
+    row-major (docs/Embedding.md, "Deploying"). With `header`, also writes
+    a C header declaring it. With threads > 1 large ops run on that many
+    OpenMP threads (the library then needs LLVM's libomp).
+
+    The library needs libc and libm only (and libomp): no MLIR, no LLVM, no
+    Python. Returns `output`. Raises AmpError with amp-compile's message.
+    """
+    ir = _text(ir, "ir")
+    for option, value in (("output", output), ("header", header)):
+        if value is not None and (not isinstance(value, (str, os.PathLike))
+                                  or not os.fspath(value)):
+            raise AmpOptionError(f"compile: {option} must be a path, not {value!r}")
+    entry = _entry(ir, entry)
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise AmpOptionError(f"compile: threads must be an int, not {threads!r}")
+    if isinstance(opt_level, bool) or not isinstance(opt_level, int):
+        raise AmpOptionError(f"compile: opt_level must be an int, not {opt_level!r}")
+    with tempfile.TemporaryDirectory(prefix="amp-compile-") as tmp:
+        program = _write(tmp, _file_name(name), ir)
+        args = [_tool_path("amp-compile", "AMP_COMPILE"), program,
+                "-o", os.fspath(output), f"--entry={entry}",
+                f"--threads={threads}", f"-O{opt_level}"]
+        if header is not None:
+            args.append("--header=" + os.fspath(header))
+        if function is not None:
+            args.append(f"--function={function}")
+        _run(args, "compile", "amp-compile")
+    return os.fspath(output)

@@ -1,0 +1,76 @@
+//===- SharedLibrary.h - Compiled programs as C libraries -------*- C++ -*-===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What amp-compile makes of a program's object files: a shared library
+// whose one exported function has a plain C ABI,
+//
+//   int amp_main(const float *x, float *result0);
+//
+// one pointer per tensor argument (dense, row-major, never written) and
+// one per result (dense, row-major, the caller's storage, filled), for
+// functions of tensors of static shapes. The function calls the program
+// through its packed wrapper and copies each result out, freeing what the
+// program allocated for it; it returns 0. The library needs libc and libm,
+// and LLVM's libomp when the program runs on several threads: no MLIR, no
+// LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_SHAREDLIBRARY_H
+#define AMP_RUNNER_SHAREDLIBRARY_H
+
+#include "amp/Runner/EntrySignature.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace amp {
+namespace runtime {
+
+/// Checks that `signature` has the C ABI above: tensors of static shapes
+/// only, at least one result.
+llvm::Error checkLibrarySignature(const EntrySignature &signature);
+
+/// The C type of an element of `kind` (16-bit floats as uint16_t bits).
+llvm::StringRef getCElementType(ElementKind kind);
+
+/// The C source of `function`, which calls the packed wrapper `packed` of
+/// the program with `signature` (checkLibrarySignature holds).
+/// `memrefCopy`: the program calls MLIR's memrefCopy, defined here too.
+std::string emitLibrarySource(const EntrySignature &signature,
+                              llvm::StringRef function, llvm::StringRef packed,
+                              bool memrefCopy);
+
+/// A C header declaring `function`, its arguments named after the entry's
+/// and its shapes in comments; `source` names the program.
+std::string emitLibraryHeader(const EntrySignature &signature,
+                              llvm::StringRef function,
+                              llvm::StringRef source);
+
+struct LinkOptions {
+  /// The C compiler that links ("cc" found on the PATH by default).
+  std::string compiler = "cc";
+  /// The folder of libomp, for a program that runs on several threads
+  /// (empty: it does not).
+  std::string openmpDirectory;
+};
+
+/// Links `objects` and the C `source` into the shared library `output`,
+/// exporting `function` only.
+llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objects,
+                              llvm::StringRef source, llvm::StringRef function,
+                              llvm::StringRef output,
+                              const LinkOptions &options);
+
+} // namespace runtime
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_RUNNER_SHAREDLIBRARY_H

@@ -1,0 +1,63 @@
+# amp.compile(): a converted program as a shared library with a C entry
+# (amp-compile), loaded here with ctypes and called on NumPy arrays: its
+# result is amp-run's bit for bit. Bad options are AmpOptionError, a
+# failing amp-compile is AmpError with its message.
+# REQUIRES: cc
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: env AMP_CAPI_LIBRARY=%amp_capi_lib PYTHONPATH=%amp_python_path %python %s %t %amp_src_root/examples/mlp.mlir %amp_bin/amp-run 2>&1 | FileCheck %s
+
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import amp
+
+folder, source, amp_run = sys.argv[1:4]
+result = amp.convert(open(source).read(), precision="f16")
+library = amp.compile(result, os.path.join(folder, "libmlp.so"),
+                      header=os.path.join(folder, "mlp.h"), function="mlp_f16")
+print("library:", os.path.basename(library))
+# CHECK: library: libmlp.so
+print("header:", [l for l in open(os.path.join(folder, "mlp.h")) if l.startswith("int ")])
+# CHECK-NEXT: header: ['int mlp_f16(\n']
+
+rng = np.random.default_rng(0)
+shapes = [(8, 64), (64, 128), (128,), (128, 10), (10,)]
+arguments = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes]
+out = np.zeros((8, 10), np.float32)
+entry = ctypes.CDLL(library).mlp_f16
+entry.restype = ctypes.c_int
+pointer = lambda a: a.ctypes.data_as(ctypes.c_void_p)
+print("status:", entry(*[pointer(a) for a in arguments], pointer(out)))
+# CHECK-NEXT: status: 0
+
+program = os.path.join(folder, "mlp.f16.mlir")
+open(program, "w").write(result.ir)
+for i, a in enumerate(arguments):
+    np.save(os.path.join(folder, f"arg{i}.npy"), a)
+subprocess.run([amp_run, program, "--entry=mlp", f"--input-dir={folder}",
+                "--output=" + os.path.join(folder, "ref.npy")], check=True,
+               stdout=subprocess.DEVNULL)
+reference = np.load(os.path.join(folder, "ref.npy"))
+print("bit for bit:", out.tobytes() == reference.tobytes(), "rows sum to 1:",
+      bool(np.allclose(out.sum(axis=1), 1, atol=1e-3)))
+# CHECK-NEXT: bit for bit: True rows sum to 1: True
+
+for bad in (dict(threads="2"), dict(opt_level=None), dict(entry=3)):
+    try:
+        amp.compile(result, os.path.join(folder, "bad.so"), **bad)
+    except amp.AmpOptionError as e:
+        print("option:", e)
+# CHECK-NEXT: option: compile: threads must be an int, not '2'
+# CHECK-NEXT: option: compile: opt_level must be an int, not None
+# CHECK-NEXT: option: entry must be a function name (str), not 3
+try:
+    amp.compile(result, os.path.join(folder, "bad.so"), entry="nothing")
+except amp.AmpError as e:
+    print("error:", str(e).replace("\n", " | "))
+# CHECK-NEXT: error: compile failed (amp-compile exit status 1): | amp-compile: no function @nothing in the module
+print("nothing written:", not os.path.exists(os.path.join(folder, "bad.so")))
+# CHECK-NEXT: nothing written: True
