@@ -152,6 +152,34 @@ AMP_CAPI_EXPORTED char *ampModuleDescribeLowPrecisionWorkOnHost(
     AmpModule module);
 
 /*===----------------------------------------------------------------------===*
+ * Backends and targets: the names amp-run, amp-opt and Python share
+ *===----------------------------------------------------------------------===*/
+
+/// amp's backends, comma separated ("cpu,vulkan,cuda,spirv"), as a new
+/// NUL-terminated string to free with ampFree.
+AMP_CAPI_EXPORTED char *ampGetBackendNames(void);
+
+/// The lowering pipeline of `backend` (one of ampGetBackendNames, or a
+/// CUDA chip "sm_<N>" for the cuda backend with that chip) with `options`
+/// ("name=value ..." as amp-opt takes them; may be null), checked by the
+/// pipeline's own parser: "amp-lower-to-llvm{threads=2}", as a new string
+/// to free with ampFree. Null when the name or an option is bad; then
+/// `*error` (when `error` is not null) receives the one-line reason, to
+/// free with ampFree.
+AMP_CAPI_EXPORTED char *ampGetBackendPipeline(const char *backend,
+                                              const char *options,
+                                              char **error);
+
+/// The options of `backend`'s pipeline with their defaults,
+/// "{name=value ...}", as a new string to free with ampFree; null for an
+/// unknown backend.
+AMP_CAPI_EXPORTED char *ampGetBackendOptions(const char *backend);
+
+/// Null when mixed-precision{target=...} takes `name`; otherwise the
+/// one-line reason it does not, as a new string to free with ampFree.
+AMP_CAPI_EXPORTED char *ampCheckTargetName(const char *name);
+
+/*===----------------------------------------------------------------------===*
  * mixed-precision reports
  *===----------------------------------------------------------------------===*/
 

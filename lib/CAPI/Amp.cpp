@@ -14,6 +14,8 @@
 #include "amp/Analysis/LowPrecisionWork.h"
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
+#include "amp/Pipelines/Backends.h"
+#include "amp/Target/TargetNames.h"
 #include "amp/Support/TextNesting.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -333,6 +335,46 @@ bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
   if (!hasError(ctx, before))
     emitError(unknown) << "pass pipeline '" << pipeline << "' failed";
   return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Backends and targets
+//===----------------------------------------------------------------------===//
+
+char *ampGetBackendNames(void) {
+  std::string names;
+  for (const amp::BackendInfo &backend : amp::getBackends())
+    names += (names.empty() ? "" : ",") + backend.name.str();
+  return copyString(names);
+}
+
+char *ampGetBackendPipeline(const char *backend, const char *options,
+                            char **error) {
+  if (error)
+    *error = nullptr;
+  llvm::Expected<std::string> pipeline =
+      amp::getBackendPipeline(backend ? backend : "", options ? options : "");
+  if (pipeline)
+    return copyString(*pipeline);
+  std::string message = llvm::toString(pipeline.takeError());
+  if (error)
+    *error = copyString(message);
+  return nullptr;
+}
+
+char *ampGetBackendOptions(const char *backend) {
+  llvm::Expected<std::string> options =
+      amp::describeBackendOptions(backend ? backend : "");
+  if (options)
+    return copyString(*options);
+  llvm::consumeError(options.takeError());
+  return nullptr;
+}
+
+char *ampCheckTargetName(const char *name) {
+  if (name && amp::parseTargetName(name))
+    return nullptr;
+  return copyString(amp::describeUnsupportedTarget(name ? name : ""));
 }
 
 //===----------------------------------------------------------------------===//

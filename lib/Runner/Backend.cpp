@@ -7,6 +7,7 @@
 
 #include "amp/Runner/Backend.h"
 #include "amp/Backend/CPU/CPUTarget.h"
+#include "amp/Pipelines/Backends.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -15,27 +16,38 @@
 
 using namespace mlir::amp::runtime;
 
-static const BackendDescription kBackends[] = {
-    {Backend::CPU, "cpu", "amp-lower-to-llvm", "", false},
-    {Backend::Vulkan, "vulkan", "amp-lower-to-vulkan",
-     "libamp_vulkan_runtime.so", false},
-    {Backend::CUDA, "cuda", "amp-lower-to-nvvm", "libamp_cuda_runtime.so",
-     true},
+namespace {
+/// What running on a backend needs besides its pipeline (whose name, like
+/// the backend's, comes from amp/Pipelines/Backends.h).
+struct BackendRuntime {
+  Backend backend;
+  llvm::StringRef name;
+  llvm::StringRef runtimeLibrary;
+  bool needsDeviceGlobals;
+};
+} // namespace
+
+static const BackendRuntime kRuntimes[] = {
+    {Backend::CPU, "cpu", "", false},
+    {Backend::Vulkan, "vulkan", "libamp_vulkan_runtime.so", false},
+    {Backend::CUDA, "cuda", "libamp_cuda_runtime.so", true},
 };
 
 std::optional<BackendDescription>
 mlir::amp::runtime::lookupBackend(llvm::StringRef name) {
-  for (const BackendDescription &backend : kBackends)
-    if (backend.name == name)
-      return backend;
+  const amp::BackendInfo *info = amp::lookupBackend(name);
+  if (!info || !info->runnable)
+    return std::nullopt;
+  for (const BackendRuntime &runtime : kRuntimes)
+    if (runtime.name == name)
+      return BackendDescription{runtime.backend, info->name, info->pipeline,
+                                runtime.runtimeLibrary,
+                                runtime.needsDeviceGlobals};
   return std::nullopt;
 }
 
 std::string mlir::amp::runtime::listBackends() {
-  std::string names;
-  for (const BackendDescription &backend : kBackends)
-    names += (names.empty() ? "" : ", ") + backend.name.str();
-  return names;
+  return amp::getBackendNamesHelp(/*runnable=*/true);
 }
 
 std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,

@@ -40,6 +40,12 @@ std::optional<TargetName> mlir::amp::parseTargetName(StringRef name) {
   return target;
 }
 
+std::string mlir::amp::describeUnsupportedTarget(StringRef name) {
+  return ("mixed-precision: unsupported target '" + name + "'; expected " +
+          getTargetNamesHelp())
+      .str();
+}
+
 StringRef mlir::amp::getTargetNamesHelp() {
   return "cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20";
 }

@@ -129,8 +129,7 @@ LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
   if (!target.empty()) {
     std::optional<TargetName> name = parseTargetName(target);
     if (!name)
-      return emitError(loc) << "mixed-precision: unsupported target '" << target
-                            << "'; expected " << getTargetNamesHelp();
+      return emitError(loc) << describeUnsupportedTarget(target);
     FailureOr<Attribute> attr = buildTargetAttr(ctx, *name, loc);
     if (failed(attr))
       return failure();

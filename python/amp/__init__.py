@@ -22,12 +22,13 @@ AmpOptionError (also a ValueError). `Context` and `Module` run any pass
 pipeline. See docs/Python.md.
 """
 
-from ._convert import ConvertResult, convert, lower
+from ._convert import ConvertResult, backend_options, backends, convert, lower
 from ._core import (AmpError, AmpOptionError, Context, Diagnostic,
                     LowPrecisionWarning, Module, version)
 from ._run import calibrate, compile, find_nonfinite
 from ._version import __version__
 
 __all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
+           "backend_options", "backends",
            "LowPrecisionWarning", "Module", "__version__", "calibrate", "compile", "convert", "find_nonfinite", "lower",
            "version"]

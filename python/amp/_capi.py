@@ -139,6 +139,11 @@ def _declare(lib):
                                       ctypes.POINTER(c_size_t)]),
         "ampModuleRunPipeline": (ctypes.c_bool, [c_void_p, ctypes.c_char_p]),
         "ampModuleDescribeLowPrecisionWorkOnHost": (c_void_p, [c_void_p]),
+        "ampGetBackendNames": (c_void_p, []),
+        "ampGetBackendPipeline": (c_void_p, [ctypes.c_char_p, ctypes.c_char_p,
+                                             ctypes.POINTER(c_void_p)]),
+        "ampGetBackendOptions": (c_void_p, [ctypes.c_char_p]),
+        "ampCheckTargetName": (c_void_p, [ctypes.c_char_p]),
         "ampContextGetNumReports": (c_size_t, [c_void_p]),
         "ampContextGetReport": (c_void_p, [c_void_p, c_size_t]),
     }
@@ -183,6 +188,34 @@ def _load():
     raise OSError("cannot find amp's C API library " + _LIBRARY_NAME + "; looked in:\n  "
                   + "\n  ".join(tried) + "\nbuild amp (scripts/setup.sh), set "
                   "$AMP_CAPI_LIBRARY, or record the path in " + RECORDED_PATH_FILE)
+
+
+def backend_names():
+    """amp's backends as C++ defines them: ["cpu", "vulkan", "cuda", "spirv"]."""
+    return take_string(lib().ampGetBackendNames()).split(",")
+
+
+def backend_pipeline(backend, options):
+    """(pipeline, None) for `backend` with `options` ("name=value ..."),
+    checked by the pipeline's parser; (None, the one-line reason) when the
+    name or an option is bad."""
+    error = ctypes.c_void_p()
+    pipeline = lib().ampGetBackendPipeline(backend.encode(), options.encode(),
+                                           ctypes.byref(error))
+    if pipeline:
+        return take_string(pipeline), None
+    return None, take_string(error.value)
+
+
+def backend_options(backend):
+    """The options of `backend`'s pipeline with their defaults,
+    "{name=value ...}", or None for an unknown backend."""
+    return take_string(lib().ampGetBackendOptions(backend.encode()))
+
+
+def check_target(name):
+    """None when mixed-precision{target=} takes `name`, else the reason."""
+    return take_string(lib().ampCheckTargetName(name.encode()))
 
 
 def take_string(ptr, length=None):

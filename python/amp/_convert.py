@@ -9,21 +9,12 @@ import re
 import tempfile
 import warnings
 
+from . import _capi
 from ._core import AmpError, AmpOptionError, Context, LowPrecisionWarning
 
 # Option values that need no quoting in a textual pass pipeline.
 _PLAIN = re.compile(r"^[A-Za-z0-9_.+\-/:*]*$")
 
-# The same names as amp-run's --backend: "vulkan" is the whole program
-# (kernels serialised, host code calling amp's Vulkan runtime), as amp-run
-# runs it; "spirv" stops at the kernels.
-_LOWERINGS = {
-    "cpu": "amp-lower-to-llvm",
-    "vulkan": "amp-lower-to-vulkan",
-    "spirv": "amp-lower-to-spirv",
-    "nvvm": "amp-lower-to-nvvm",
-}
-_SM = re.compile(r"^sm_[0-9]+[af]?$")
 
 
 class ConvertResult:
@@ -79,11 +70,6 @@ _CHOICES = {
     "missing_op": ("missing-op", ("never", "follow", "warn", "error")),
 }
 
-# target=: cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
-# (lib/Target/TargetNames.cpp).
-_TARGET = re.compile(r"^(cpu|vulkan|vulkan-storage16|sm_([0-9]+)[af]?)$")
-
-
 def _choice(keyword, value):
     option, allowed = _CHOICES[keyword]
     if not isinstance(value, str):
@@ -125,11 +111,10 @@ def _path(keyword, value):
 def _target(value):
     if not isinstance(value, str):
         raise AmpOptionError(f"convert: target must be a str, not {type(value).__name__}")
-    m = _TARGET.match(value)
-    if not m or (m.group(2) is not None and int(m.group(2)) < 20):
-        raise AmpOptionError(f"convert: unknown target {value!r}; expected 'cpu', "
-                             "'vulkan', 'vulkan-storage16' or 'sm_<N>' (N >= 20, "
-                             "optionally with an 'a' or 'f' suffix)")
+    # The names are C++'s (lib/Target/TargetNames.cpp), and so is the error.
+    error = _capi.check_target(value)
+    if error:
+        raise AmpOptionError(error)
     return f"target={value}"
 
 
@@ -312,39 +297,43 @@ def convert(ir, precision="f16", policy=None, allow=(), follow=(), never=(),
     return ConvertResult(text, reports[0], diagnostics)
 
 
+def _option_value(value):
+    """An option value as pass pipelines spell it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_option_value(v) for v in value)
+    return str(value)
+
+
 def lower(ir, target="cpu", context=None, name="<input>", **options):
-    """Lowers mixed-precision output with amp's pipelines and returns the
-    MLIR text:
+    """Lowers mixed-precision output with the pipeline of a backend and
+    returns the MLIR text. The backends are amp-run's (amp.backends() lists
+    them, from the C API):
 
     "cpu":    amp-lower-to-llvm (the LLVM dialect), as amp-run --backend=cpu;
-              option threads=N splits large ops over N OpenMP threads, as
-              amp-run --threads=N (the program then calls libomp);
     "vulkan": amp-lower-to-vulkan (serialised SPIR-V kernels and LLVM host
               code for amp's Vulkan runtime), as amp-run --backend=vulkan;
-    "spirv":  amp-lower-to-spirv (the spirv.module kernels only);
-    "sm_<N>[a|f]": amp-lower-to-nvvm for that chip, as amp-run
-              --backend=cuda --chip=sm_<N>; options features="+ptx80",
-              format="bin"|"isa"|"fatbin" (bin needs the CUDA Toolkit's ptxas);
-    "nvvm":   the same with the chip as an option, chip="sm_90".
+    "cuda":   amp-lower-to-nvvm, as amp-run --backend=cuda; "sm_<N>[a|f]"
+              is the cuda backend for that chip;
+    "spirv":  amp-lower-to-spirv (the spirv.module kernels only).
+
+    Every option of the backend's pipeline is a keyword (dashes written as
+    underscores: threads=2, bf16_dot=True, tile_cols=1 for the CPU;
+    chip="sm_90", format="bin" for cuda; amp.backend_options(target) lists
+    them with their defaults). The pipeline's own parser checks names and
+    values: a bad one is AmpOptionError with the message amp-opt gives.
 
     `ir` is MLIR text or a ConvertResult. Raises AmpError with MLIR's
     diagnostics on failure.
     """
-    if isinstance(target, str) and _SM.match(target):
-        options = dict(options, chip=target)
-        target = "nvvm"
-    if target not in _LOWERINGS:
-        raise AmpOptionError(f"unknown lowering target {target!r}; expected one of "
-                       + ", ".join(repr(t) for t in _LOWERINGS) + " or 'sm_<N>'")
-    allowed = {"cpu": {"threads"}}.get(target, set())
-    if target != "nvvm" and not set(options) <= allowed:
-        raise AmpOptionError(f"target {target!r} takes "
-                       + (("only " + ", ".join(sorted(allowed))) if allowed else "no options")
-                       + ", got " + ", ".join(sorted(options)))
-    pipeline = _LOWERINGS[target]
-    if options:
-        pipeline += "{" + " ".join(_option(k.replace("_", "-"), v)
-                                   for k, v in sorted(options.items())) + "}"
+    if not isinstance(target, str):
+        raise AmpOptionError(f"lower: target must be a str, not {type(target).__name__}")
+    text = " ".join(f"{k.replace('_', '-')}={_option_value(v)}"
+                    for k, v in sorted(options.items()))
+    pipeline, error = _capi.backend_pipeline(target, text)
+    if error:
+        raise AmpOptionError(error)
     def note(module):
         # Converted without a target, the program may compute in f16/bf16
         # where this CPU has no units for it: said once, as amp-run does.
@@ -353,5 +342,24 @@ def lower(ir, target="cpu", context=None, name="<input>", **options):
             warnings.warn(f"{name}: {text}", LowPrecisionWarning, stacklevel=3)
 
     text, _, _ = _run(_text(ir), f"builtin.module({pipeline})", context, name,
-                     _LOWERINGS[target], note if target == "cpu" else None)
+                     pipeline.split("{")[0], note if target == "cpu" else None)
     return text
+
+
+def backends():
+    """The backends lower() and amp-run take, as C++ defines them."""
+    return _capi.backend_names()
+
+
+def backend_options(backend):
+    """The options of `backend`'s pipeline with their defaults, as a dict of
+    option name (as amp-opt spells it) to default value text."""
+    text = _capi.backend_options(backend) if isinstance(backend, str) else None
+    if text is None:
+        raise AmpOptionError(f"unknown backend {backend!r}; expected one of "
+                             + ", ".join(backends()))
+    options = {}
+    for item in text.strip().strip("{}").split():
+        key, _, value = item.partition("=")
+        options[key] = value
+    return options

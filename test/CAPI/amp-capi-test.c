@@ -284,6 +284,47 @@ static void testManyContexts(void) {
   // CHECK-NEXT: done
 }
 
+/* The backends and targets as C++ defines them: what Python asks for
+   instead of parsing names of its own. */
+static void testBackends(void) {
+  printf("testBackends\n");
+  char *names = ampGetBackendNames();
+  printf("backends: %s\n", names);
+  ampFree(names);
+  char *error = NULL;
+  char *pipeline = ampGetBackendPipeline("cpu", "threads=2", &error);
+  printf("cpu: %s\n", pipeline);
+  ampFree(pipeline);
+  pipeline = ampGetBackendPipeline("sm_90", "format=isa", &error);
+  printf("sm_90: %s\n", pipeline);
+  ampFree(pipeline);
+  pipeline = ampGetBackendPipeline("nvvm", NULL, &error);
+  printf("nvvm: %s / %s\n", pipeline ? pipeline : "(null)", error);
+  ampFree(error);
+  pipeline = ampGetBackendPipeline("cpu", "treads=2", &error);
+  printf("treads: %s / %s\n", pipeline ? pipeline : "(null)", error);
+  ampFree(error);
+  char *options = ampGetBackendOptions("cpu");
+  printf("cpu options: %s\n", options);
+  ampFree(options);
+  printf("unknown options: %p\n", (void *)ampGetBackendOptions("tpu"));
+  char *target = ampCheckTargetName("sm_90a");
+  printf("sm_90a: %s\n", target ? target : "ok");
+  target = ampCheckTargetName("tpu");
+  printf("tpu: %s\n", target);
+  ampFree(target);
+  // CHECK-LABEL: testBackends
+  // CHECK-NEXT: backends: cpu,vulkan,cuda,spirv
+  // CHECK-NEXT: cpu: amp-lower-to-llvm{threads=2}
+  // CHECK-NEXT: sm_90: amp-lower-to-nvvm{chip=sm_90 format=isa}
+  // CHECK-NEXT: nvvm: (null) / unknown backend 'nvvm'; expected cpu, vulkan, cuda or spirv (sm_<N> is cuda for that chip)
+  // CHECK-NEXT: treads: (null) / amp-lower-to-llvm: no such option treads
+  // CHECK-NEXT: cpu options: {bf16-dot=false {{.*}}threads=1{{.*}}}
+  // CHECK-NEXT: unknown options: {{\(nil\)|0x0|0}}
+  // CHECK-NEXT: sm_90a: ok
+  // CHECK-NEXT: tpu: mixed-precision: unsupported target 'tpu'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
+}
+
 int main(void) {
   /* First, before anything else registered amp's passes. */
   testThreads();
@@ -292,5 +333,6 @@ int main(void) {
   testReportPerFunction();
   testErrors();
   testManyContexts();
+  testBackends();
   return 0;
 }

@@ -91,8 +91,8 @@ for label, kwargs in (
 # CHECK-NEXT: accumulate_min_size type: AmpOptionError True 0: convert: accumulate_min_size must be an int, not str '256'
 # CHECK-NEXT: accumulate_min_size bool: AmpOptionError True 0: convert: accumulate_min_size must be an int, not bool True
 # CHECK-NEXT: accumulate_min_size sign: AmpOptionError True 0: convert: accumulate_min_size must be >= 0, got -1
-# CHECK-NEXT: target: AmpOptionError True 0: convert: unknown target 'tpu'; expected 'cpu', 'vulkan', 'vulkan-storage16' or 'sm_<N>' (N >= 20, optionally with an 'a' or 'f' suffix)
-# CHECK-NEXT: target chip: AmpOptionError True 0: convert: unknown target 'sm_1'
+# CHECK-NEXT: target: AmpOptionError True 0: mixed-precision: unsupported target 'tpu'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
+# CHECK-NEXT: target chip: AmpOptionError True 0: mixed-precision: unsupported target 'sm_1'
 # CHECK-NEXT: target type: AmpOptionError True 0: convert: target must be a str, not int
 # CHECK-NEXT: allow type: AmpOptionError True 0: convert: allow must be an op name or a list of them, not int
 # CHECK-NEXT: policy type: AmpOptionError True 0: convert: policy must be a path (str or os.PathLike), not int
@@ -114,11 +114,12 @@ expect_error("policy shape", amp.convert, ir=MLP, policy={"rule": []})
 # CHECK-NEXT:    error at {{.*}}: mixed-precision: {{.*}}policy.json{{.*}}rules
 
 expect_error("target", amp.lower, ir=MLP, target="tpu")
-# CHECK-LABEL: target: unknown lowering target 'tpu'; expected one of 'cpu', 'vulkan', 'spirv', 'nvvm' or 'sm_<N>'
+# CHECK-LABEL: target: unknown backend 'tpu'; expected cpu, vulkan, cuda or spirv (sm_<N> is cuda for that chip)
 
-expect_error("nvvm chip", amp.lower, ir=MLP, target="nvvm", chip="sm_1", format="isa")
-# CHECK-LABEL: nvvm chip: amp-lower-to-nvvm failed
-# CHECK-NEXT:    error at '': invalid pass pipeline {{.*}}: amp-lower-to-nvvm: chip must be sm_<N>{{.*}} with N >= 20
+expect_error("cuda chip", amp.lower, ir=MLP, target="cuda", chip="sm_1", format="isa")
+# CHECK-LABEL: cuda chip: amp-lower-to-nvvm: chip must be sm_<N>{{.*}} with N >= 20
+expect_error("cpu option", amp.lower, ir=MLP, target="cpu", treads=2)
+# CHECK-LABEL: cpu option: amp-lower-to-llvm: no such option treads
 
 with amp.Context() as ctx:
     module = ctx.parse(MLP)

@@ -75,8 +75,9 @@ print("vulkan:", vulkan.count("gpu.binary @") > 0, "mgpuLaunchKernel" in vulkan 
 # CHECK-NEXT: vulkan: True True
 
 ptx = amp.lower(converted, target="sm_80", format="isa")
-print("nvvm:", "gpu.binary @" in ptx, ".target sm_80" in ptx)
-# CHECK-NEXT: nvvm: True True
+ptx_cuda = amp.lower(converted, target="cuda", chip="sm_80", format="isa")
+print("cuda:", "gpu.binary @" in ptx, ".target sm_80" in ptx, ".target sm_80" in ptx_cuda)
+# CHECK-NEXT: cuda: True True True
 
 # threads=N: large ops on N OpenMP threads (the tiny program above has none
 # worth splitting, so a 128x256 one); a target without options says so.
@@ -93,4 +94,4 @@ try:
     amp.lower(converted, target="spirv", threads=2)
 except amp.AmpError as e:
     print("spirv threads:", e)
-# CHECK-NEXT: spirv threads: target 'spirv' takes no options, got threads
+# CHECK-NEXT: spirv threads: amp-lower-to-spirv: no such option threads

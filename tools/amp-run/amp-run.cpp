@@ -25,6 +25,7 @@
 #include "amp/Analysis/LowPrecisionWork.h"
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
+#include "amp/Pipelines/Backends.h"
 #include "amp/Runner/Backend.h"
 #include "amp/Runner/BufferPool.h"
 #include "amp/Runner/Comparison.h"
@@ -611,8 +612,12 @@ int main(int argc, char **argv) {
     return error("give the function to run with --entry=NAME");
   std::optional<BackendDescription> backend = lookupBackend(backendName);
   if (!backend)
-    return error("unknown backend '" + backendName +
-                 "' (backends: " + listBackends() + ")");
+    return error(amp::lookupBackend(backendName)
+                     ? "the " + backendName +
+                           " backend lowers programs but cannot run them; "
+                           "amp-run runs " +
+                           listBackends()
+                     : amp::describeUnknownBackend(backendName));
   if (optLevel > 3)
     return error("-O must be 0 to 3");
   if (!poolLimitVariableIsValid())

@@ -51,6 +51,11 @@ std::optional<TargetName> parseTargetName(StringRef name);
 /// The names parseTargetName accepts, for diagnostics.
 StringRef getTargetNamesHelp();
 
+/// The one-line error for a name parseTargetName rejects, as the
+/// mixed-precision pass, the C API and Python report it:
+/// "mixed-precision: unsupported target 'x'; expected ...".
+std::string describeUnsupportedTarget(StringRef name);
+
 /// The SPIR-V capabilities and extensions amp assumes of a Vulkan target:
 /// the mixed-precision pass's `target=vulkan` and the SPIR-V pipeline use
 /// the same list. `float16` is false for vulkan-storage16.
