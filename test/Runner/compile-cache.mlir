@@ -13,6 +13,9 @@
 // WARM-NOT: , lower {{[0-9]}}
 // WARM: amp-run: time: parse {{[0-9.]+}} s, compile {{.*}} (0 partitions)
 // RUN: cmp %t/cold.npy %t/warm.npy
+// Kernels inline, LLVM free to unroll, one compile thread: the same result.
+// RUN: amp-run %s --entry=f --seed=3 --no-cache --compile-threads=1 --pipeline-options="outline-kernels=false bound-llvm-unrolling=false" --output=%t/serial.npy
+// RUN: cmp %t/cold.npy %t/serial.npy
 //
 // Bypassed: compiled again, nothing stored.
 // RUN: env AMP_CACHE_DIR=%t/n amp-run %s --entry=f --no-cache --time-phases 2>&1 | FileCheck %s --check-prefix=BYPASS

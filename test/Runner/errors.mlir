@@ -11,7 +11,15 @@
 // RUN: not amp-run %s 2>&1 | FileCheck %s --check-prefix=NO-ENTRY
 // NO-ENTRY: amp-run: give the function to run with --entry=NAME
 // RUN: not amp-run %s --entry=add --backend=tpu 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: amp-run: unknown backend 'tpu' (backends: cpu, vulkan, cuda)
+// BACKEND: amp-run: unknown backend 'tpu'; expected cpu, vulkan, cuda or spirv (sm_<N> is cuda for that chip)
+// RUN: not amp-run %s --entry=add --backend=spirv 2>&1 | FileCheck %s --check-prefix=SPIRV
+// SPIRV: amp-run: the spirv backend lowers programs but cannot run them; amp-run runs cpu, vulkan or cuda
+// RUN: not amp-run %s --entry=add --backend=sm_90 --chip=sm_80 2>&1 | FileCheck %s --check-prefix=TWO-CHIPS
+// TWO-CHIPS: amp-run: --backend=sm_90 and --chip=sm_80 name two chips
+// The pipeline's options: checked by its parser, the message Python and
+// the C API give.
+// RUN: not amp-run %s --entry=add --pipeline-options="treads=2" 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
+// PIPELINE-OPTION: amp-run: amp-lower-to-llvm: no such option treads
 // RUN: not amp-run %s --entry=add --tf32 2>&1 | FileCheck %s --check-prefix=TF32-CPU
 // TF32-CPU: amp-run: --tf32 needs --backend=cuda (or vulkan with --vulkan-emulate-tensor-cores)
 // RUN: not amp-run %s --entry=add --backend=cuda --tf32 --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=TF32-NO-TC

@@ -227,6 +227,18 @@ static cl::opt<bool>
                  cl::desc("Print the lowered module to stderr"),
                  cl::init(false), cl::cat(category));
 
+static cl::opt<std::string> pipelineOptions(
+    "pipeline-options",
+    cl::desc("More options of the backend's lowering pipeline, as amp-opt "
+             "takes them (\"outline-kernels=false tile-cols=1\"); checked by "
+             "the pipeline's parser"),
+    cl::value_desc("options"), cl::cat(category));
+static cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Threads that compile the program's partitions (0, the "
+             "default: one per core)"),
+    cl::init(0), cl::cat(category));
+
 static cl::opt<bool> noCache(
     "no-cache",
     cl::desc("Compile the program even if the compile cache holds it, and "
@@ -457,8 +469,19 @@ compile(ModuleOp module, const EntrySignature &signature,
                                           effectiveSubgroupSize,
                                           !noTensorCores,
                                           vulkanEmulateTensorCores, tf32});
+  if (!pipelineOptions.empty()) {
+    // The backend's options and the user's, checked together.
+    auto [name, options] = llvm::StringRef(pipeline).split('{');
+    auto checked = amp::getBackendPipeline(
+        backend.name, (options.drop_back() + " " + pipelineOptions).str());
+    if (!checked)
+      return checked.takeError();
+    (void)name;
+    pipeline = *checked;
+  }
   ExecutableOptions options;
   options.optLevel = optLevel;
+  options.compileThreads = compileThreads;
   options.compileTimes = &phaseTimes().compile;
   if (runtime) {
     options.sharedLibraries.push_back(runtime->path);
@@ -610,6 +633,15 @@ int main(int argc, char **argv) {
     return error("no input file (usage: amp-run FILE.mlir --entry=NAME ...)");
   if (entryName.empty())
     return error("give the function to run with --entry=NAME");
+  // sm_<N> names the cuda backend for that chip, as in amp.lower().
+  if (llvm::StringRef(backendName).starts_with("sm_") &&
+      !amp::lookupBackend(backendName)) {
+    if (chip.getNumOccurrences() && chip != backendName)
+      return error("--backend=" + backendName + " and --chip=" + chip +
+                   " name two chips");
+    chip = backendName.getValue();
+    backendName = "cuda";
+  }
   std::optional<BackendDescription> backend = lookupBackend(backendName);
   if (!backend)
     return error(amp::lookupBackend(backendName)

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Time to the first result: amp-run cold, warm (compile cache) and the run
+time of what it compiled, on real models, before and after the compile-time
+work of issue 43, side by side in one run.
+
+    /usr/bin/python3 bench/coldstart/run.py             # writes docs/ColdStart.md
+    /usr/bin/python3 bench/coldstart/run.py --models cls --rounds 2 --no-docs
+
+(after ./scripts/setup.sh; the PaddleOCR models need npm, see
+bench/models/README.md). Models: PaddleOCR's classifier (batch 24, as the
+issue measured it), detector (1x3x256x320) and recogniser (8x3x48x320),
+imported by amp.onnx in f32, and the digits transformer.
+
+Configurations, each an amp-run of the same file on the CPU, one thread:
+
+  serial     the lowering as it was: no kernel outlining, LLVM free to
+             unroll every loop (--pipeline-options="outline-kernels=false
+             bound-llvm-unrolling=false"), compiled on one thread
+             (--compile-threads=1), cache off
+  cold       today's defaults, cache off (--no-cache): what a first run costs
+  warm       today's defaults, the second run with a compile cache of its own
+
+Per configuration: the wall time of the whole amp-run (to the first result,
+with --time-phases' split: parse, lower, LLVM) and, for serial and cold, the
+run time of the compiled program (--repeat, the minimum over the rounds:
+this VM's neighbours make medians swing by 30%). Warm results are checked
+bit for bit against cold ones.
+"""
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "models", "ocr"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "models", "digits"))
+AMP_RUN = os.path.join(ROOT, "build", "bin", "amp-run")
+SERIAL = ["--pipeline-options=outline-kernels=false bound-llvm-unrolling=false",
+          "--compile-threads=1", "--no-cache"]
+
+
+def cpu_name():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def llvm_chip():
+    out = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
+                         text=True).stdout
+    m = re.search(r"Host CPU: (\S+)", out)
+    return m.group(1) if m else "?"
+
+
+def models(selected, folder):
+    """(name, mlir path) of the models asked for, imported into `folder`."""
+    import amp.onnx
+    out = []
+    ocr_dir = os.path.join(ROOT, "bench", "models", ".cache", "ocr-models")
+    ocr = {"cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", [24, 3, 48, 192]),
+           "det": ("ch_PP-OCRv4_det_infer.onnx", [1, 3, 256, 320]),
+           "rec": ("ch_PP-OCRv4_rec_infer.onnx", [8, 3, 48, 320])}
+    if any(m in selected for m in ocr):
+        subprocess.run([os.path.join(ROOT, "bench", "models", "ocr", "fetch.sh")], check=True)
+    for name, (file, shape) in ocr.items():
+        if name not in selected:
+            continue
+        path = os.path.join(folder, name + ".mlir")
+        with open(path, "w") as f:
+            f.write(amp.onnx.import_model(os.path.join(ocr_dir, file), shapes={"x": shape}))
+        out.append((f"PaddleOCR {name} {'x'.join(map(str, shape))}", path))
+    if "transformer" in selected:
+        path = os.path.join(folder, "transformer.mlir")
+        onnx_path = os.path.join(ROOT, "bench", "models", "digits", "transformer.onnx")
+        with open(path, "w") as f:
+            f.write(amp.onnx.import_model(onnx_path))
+        out.append(("digits transformer 450x8x8", path))
+    return out
+
+
+def amp_run(path, extra, env=None):
+    """(wall seconds, phases dict, stdout) of one amp-run."""
+    args = [AMP_RUN, path, "--entry=main", "--threads=1", "--seed=1", "--time-phases"] + extra
+    start = time.perf_counter()
+    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"coldstart: {' '.join(args)} failed:\n{done.stderr}")
+    phases = {}
+    for line in done.stderr.splitlines():
+        if line.startswith("amp-run: time:"):
+            for name, seconds in re.findall(r"(\w+) ([0-9.]+) s", line):
+                phases.setdefault(name, float(seconds))
+    return wall, phases, done.stdout
+
+
+def run_time(path, extra, repeat):
+    _, _, out = amp_run(path, extra + [f"--repeat={repeat}"])
+    m = re.search(r"time: min ([0-9.]+) ms", out)
+    return float(m.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="cls,det,rec,transformer")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of each configuration")
+    parser.add_argument("--repeat", type=int, default=20, help="calls per run-time measurement")
+    parser.add_argument("--no-docs", action="store_true")
+    args = parser.parse_args()
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="amp-coldstart-") as tmp:
+        for label, path in models(args.models.split(","), tmp):
+            cache = os.path.join(tmp, "cache-" + os.path.basename(path))
+            warm_env = dict(os.environ, AMP_CACHE_DIR=cache)
+            warm_env.pop("AMP_NO_CACHE", None)
+            r = {"model": label, "serial": [], "cold": [], "warm": [], "run_serial": [],
+                 "run_cold": []}
+            for _ in range(args.rounds):
+                r["serial"].append(amp_run(path, SERIAL))
+                r["cold"].append(amp_run(path, ["--no-cache"]))
+                # A fresh cache, filled by one run; the next one is warm.
+                subprocess.run(["rm", "-rf", cache], check=True)
+                _, _, first = amp_run(path, [], warm_env)
+                warm = amp_run(path, [], warm_env)
+                r["identical"] = warm[2] == first
+                r["warm"].append(warm)
+                r["run_serial"].append(run_time(path, SERIAL, args.repeat))
+                r["run_cold"].append(run_time(path, ["--no-cache"], args.repeat))
+            rows.append(r)
+            best = lambda runs: min(runs, key=lambda x: x[0])
+            print(f"{label}: serial {best(r['serial'])[0]:.2f} s, cold {best(r['cold'])[0]:.2f} s, "
+                  f"warm {best(r['warm'])[0]:.2f} s (identical: {r['identical']}); run "
+                  f"{min(r['run_serial']):.2f} -> {min(r['run_cold']):.2f} ms", flush=True)
+
+    chip = f"{cpu_name()} (LLVM: {llvm_chip()}), {os.cpu_count()} cores"
+    lines = [
+        "# Cold start: time to the first result",
+        "",
+        "Generated by `bench/coldstart/run.py` (do not edit). Machine: " + chip + ".",
+        "amp-run on the CPU, one thread, seeded inputs; each wall time is the",
+        f"fastest of {args.rounds} alternating rounds, run times the fastest call",
+        f"of {args.repeat} in each round, fastest round.",
+        "",
+        "- **serial**: no kernel outlining, LLVM free to unroll every loop, one",
+        "  compile thread, no cache (the lowering before issue 43's work; the",
+        "  JIT of that time also compiled the entry twice, so it was slower still);",
+        "- **cold**: today's defaults without the cache (`--no-cache`);",
+        "- **warm**: today's defaults, the compile cache holding the program.",
+        "",
+        "| model | serial | cold (parse + lower + LLVM) | warm | warm = cold bit for bit "
+        "| run time serial | run time cold | ratio |",
+        "|---|---:|---:|---:|:---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        serial = min(r["serial"], key=lambda x: x[0])
+        cold = min(r["cold"], key=lambda x: x[0])
+        warm = min(r["warm"], key=lambda x: x[0])
+        p = cold[1]
+        split = (f"{p.get('parse', 0):.2f} + {p.get('lower', 0):.2f} + "
+                 f"{p.get('compile', 0):.2f}")
+        rs, rc = min(r["run_serial"]), min(r["run_cold"])
+        lines.append(f"| {r['model']} | {serial[0]:.2f} s | {cold[0]:.2f} s ({split}) | "
+                     f"{warm[0]:.2f} s | {'yes' if r['identical'] else 'NO'} | "
+                     f"{rs:.2f} ms | {rc:.2f} ms | {rc / rs:.3f} |")
+    lines += [
+        "",
+        "LLVM's time is summed over the threads that compile the partitions, and",
+        "the lowering (amp's MLIR passes) runs on one thread; see",
+        "docs/Performance.md, \"Cold start\", for where the time went.",
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_docs:
+        with open(os.path.join(ROOT, "docs", "ColdStart.md"), "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
