@@ -151,6 +151,21 @@ AMP_CAPI_EXPORTED bool ampModuleRunPipeline(AmpModule module,
 AMP_CAPI_EXPORTED char *ampModuleDescribeLowPrecisionWorkOnHost(
     AmpModule module);
 
+/// Compiles the function `entry` of `module` (null: its one public function)
+/// ahead of time into the shared library `output` (a .so file) for this
+/// machine's CPU, as amp-compile does: amp's CPU pipeline as amp-run sets
+/// it for this host, LLVM, and a C entry `function` (null: amp_<entry>)
+/// taking one pointer per tensor argument and result (docs/Embedding.md,
+/// "Deploying"), linked by the C compiler `compiler` (null: $CC, else cc).
+/// With `header` (may be null), also writes a C header declaring it. Large
+/// ops run on `threads` OpenMP threads (1: none). `module` is unchanged (a
+/// copy is lowered). Returns false on failure, the one-line reason in the
+/// context's diagnostics.
+AMP_CAPI_EXPORTED bool ampModuleCompileLibrary(
+    AmpModule module, const char *entry, const char *function,
+    const char *output, const char *header, unsigned threads,
+    unsigned optLevel, const char *compiler);
+
 /*===----------------------------------------------------------------------===*
  * Backends and targets: the names amp-run, amp-opt and Python share
  *===----------------------------------------------------------------------===*/

@@ -15,6 +15,7 @@
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Backends.h"
+#include "amp/Runner/SharedLibrary.h"
 #include "amp/Target/TargetNames.h"
 #include "amp/Support/TextNesting.h"
 
@@ -335,6 +336,36 @@ bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
   if (!hasError(ctx, before))
     emitError(unknown) << "pass pipeline '" << pipeline << "' failed";
   return false;
+}
+
+bool ampModuleCompileLibrary(AmpModule module, const char *entry,
+                             const char *function, const char *output,
+                             const char *header, unsigned threads,
+                             unsigned optLevel, const char *compiler) {
+  AmpContextImpl &ctx = *module->owner;
+  Location unknown = UnknownLoc::get(&ctx.context);
+  if (!output) {
+    emitError(unknown) << "amp-compile: no output library given";
+    return false;
+  }
+  amp::runtime::LibraryOptions options;
+  options.entry = entry ? entry : "";
+  options.function = function ? function : "";
+  options.header = header ? header : "";
+  options.threads = threads;
+  options.optLevel = optLevel;
+  if (compiler && *compiler)
+    options.link.compiler = compiler;
+  else if (const char *cc = std::getenv("CC"); cc && *cc)
+    options.link.compiler = cc;
+  // A copy is lowered; the caller's module stays as it was.
+  OwningOpRef<ModuleOp> copy(module->module->clone());
+  if (llvm::Error error =
+          amp::runtime::compileSharedLibrary(*copy, output, options)) {
+    emitError(unknown) << "amp-compile: " << llvm::toString(std::move(error));
+    return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

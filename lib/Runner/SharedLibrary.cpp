@@ -6,6 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/SharedLibrary.h"
+#include "amp/Runner/Backend.h"
+#include "amp/Runner/Lowering.h"
+#include "amp/Runner/ObjectCompiler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -317,6 +324,106 @@ llvm::Error mlir::amp::runtime::linkSharedLibrary(
     return fail("'" + llvm::join(argv, " ") + "' failed" +
                 (message.empty() ? "" : ": " + message) + "\n" +
                 (text ? (*text)->getBuffer() : ""));
+  }
+  return llvm::Error::success();
+}
+
+static bool isCIdentifier(llvm::StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+llvm::Error mlir::amp::runtime::compileSharedLibrary(
+    ModuleOp module, llvm::StringRef output, const LibraryOptions &options) {
+  if (options.optLevel > 3)
+    return fail("-O must be 0, 1, 2 or 3, got " +
+                llvm::Twine(options.optLevel));
+  if (options.threads == 0 || options.threads > 1024)
+    return fail("--threads must be in [1, 1024], got " +
+                llvm::Twine(options.threads));
+  if (!output.ends_with(".so"))
+    return fail("-o names the shared library, a .so file; got '" + output +
+                "'");
+  std::string entry = options.entry;
+  if (entry.empty()) {
+    llvm::SmallVector<std::string> candidates;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (function.isPublic() && !function.isDeclaration())
+        candidates.push_back(function.getName().str());
+    if (candidates.size() != 1)
+      return fail("'" + options.sourceName + "' has " +
+                  llvm::Twine(candidates.size()) +
+                  " public functions; give the one to compile with "
+                  "--entry=NAME");
+    entry = candidates.front();
+  }
+  auto signature = readEntrySignature(module, entry);
+  if (!signature)
+    return signature.takeError();
+  if (llvm::Error error = checkLibrarySignature(*signature))
+    return error;
+  std::string function =
+      options.function.empty() ? "amp_" + entry : options.function;
+  if (!isCIdentifier(function))
+    return fail("--function must be a C identifier, got '" + function + "'");
+
+  // The entry gets a name no C program uses (its own would often be
+  // `main`); the library exports `function` only.
+  prepareEntry(module, entry);
+  Operation *func = SymbolTable::lookupSymbolIn(module, entry);
+  std::string internal = "__amp_entry_" + function;
+  MLIRContext *context = module.getContext();
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          func, StringAttr::get(context, internal), module)))
+    return fail("cannot rename @" + entry);
+  SymbolTable::setSymbolName(func, internal);
+
+  // The CPU pipeline as amp-run sets it for this host.
+  BackendOptions backendOptions;
+  backendOptions.cpuThreads = options.threads;
+  backendOptions.cpuBF16Dot = hostBF16DotPays();
+  if (!hostHasAVX512())
+    backendOptions.cpuTileCols = 1;
+  std::string pipeline = getPipeline(*lookupBackend("cpu"), backendOptions);
+  if (failed(lowerModule(module, pipeline)))
+    return fail("lowering '" + options.sourceName + "' with " + pipeline +
+                " failed");
+
+  bool memrefCopy = false;
+  module.walk([&](LLVM::LLVMFuncOp op) {
+    memrefCopy |= op.isExternal() && op.getName() == "memrefCopy";
+  });
+  ObjectCompileOptions compileOptions;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.entry = internal;
+  compileOptions.explicitInitializers = false;
+  auto objects = compileToObjects(module, compileOptions);
+  if (!objects)
+    return objects.takeError();
+
+  LinkOptions link = options.link;
+  if (options.threads > 1) {
+    llvm::SmallString<256> openmp(AMP_MLIR_LIBRARY_DIR);
+    llvm::sys::path::append(openmp, "libomp.so");
+    if (!llvm::sys::fs::exists(openmp))
+      return fail("--threads=" + llvm::Twine(options.threads) +
+                  " needs the OpenMP runtime " + openmp +
+                  " (Debian: libomp-22-dev)");
+    link.openmpDirectory = AMP_MLIR_LIBRARY_DIR;
+  }
+  std::string source = emitLibrarySource(
+      *signature, function, getPackedEntryName(internal), memrefCopy);
+  if (llvm::Error error =
+          linkSharedLibrary(*objects, source, function, output, link))
+    return error;
+
+  if (!options.header.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(options.header, ec);
+    if (ec)
+      return fail("cannot write '" + options.header + "': " + ec.message());
+    out << emitLibraryHeader(*signature, function,
+                             llvm::sys::path::filename(options.sourceName));
   }
   return llvm::Error::success();
 }

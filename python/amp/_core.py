@@ -2,6 +2,7 @@
 """Contexts, modules and diagnostics over amp's C API."""
 
 import ctypes
+import os
 import json
 import threading
 import weakref
@@ -196,6 +197,20 @@ class Module:
             if not self.context._lib.ampModuleRunPipeline(self._handle,
                                                           pipeline.encode("utf-8")):
                 self.context._fail(f"pass pipeline failed: {pipeline}")
+
+    def compile_library(self, output, entry=None, function=None, header=None,
+                        threads=1, opt_level=3, compiler=None):
+        """Compiles a function of the module ahead of time into the shared
+        library `output`, as amp-compile does (the C API's
+        ampModuleCompileLibrary); the module is unchanged. Raises AmpError
+        with the one-line reason on failure."""
+        enc = lambda v: None if v is None else os.fspath(v).encode("utf-8")
+        with self.context._lock:
+            self._check_open()
+            if not self.context._lib.ampModuleCompileLibrary(
+                    self._handle, enc(entry), enc(function), enc(output),
+                    enc(header), threads, opt_level, enc(compiler)):
+                self.context._fail("compile failed")
 
     def low_precision_note(self):
         """When the module computes in f16 or bf16 where this machine's CPU

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """calibrate() and find_nonfinite(): amp-run with probes, as a subprocess;
-compile(): amp-compile, as a subprocess.
+compile(): amp-compile's work in-process, through the C API.
 
 amp-run is looked for, in order: $AMP_RUN (the file; when set, the only
 place tried); bin/amp-run next to the lib/ folder of the C API library
 amp loads (a build tree's build/bin, an install prefix's bin); amp-run on
-the PATH; amp-compile likewise, with $AMP_COMPILE. The arrays go to amp-run
+the PATH. The arrays go to amp-run
 as .npy files, so calibrate() and find_nonfinite() need NumPy (the rest of
 the package does not).
 """
@@ -240,37 +240,37 @@ def find_nonfinite(ir, inputs, entry=None, f32=None, name="<input>"):
 
 
 def compile(ir, output, entry=None, header=None, function=None, threads=1,
-            opt_level=3, name="<input>"):
+            opt_level=3, name="<input>", compiler=None):
     """Compiles the function `entry` of `ir` (MLIR text or a ConvertResult;
     by default its one public function) ahead of time into the shared
-    library `output` (a .so file), as amp-compile does: amp's CPU pipeline
-    for this host's CPU, and a C entry `function` (default amp_<entry>)
-    taking one pointer per tensor argument and one per result, dense and
-    row-major (docs/Embedding.md, "Deploying"). With `header`, also writes
-    a C header declaring it. With threads > 1 large ops run on that many
-    OpenMP threads (the library then needs LLVM's libomp).
+    library `output` (a .so file), as amp-compile does, in-process through
+    the C API (ampModuleCompileLibrary): amp's CPU pipeline for this host's
+    CPU, and a C entry `function` (default amp_<entry>) taking one pointer
+    per tensor argument and one per result, dense and row-major
+    (docs/Embedding.md, "Deploying"). With `header`, also writes a C header
+    declaring it. With threads > 1 large ops run on that many OpenMP
+    threads (the library then needs LLVM's libomp). The C compiler that
+    links is `compiler`, else $CC, else cc.
 
     The library needs libc and libm only (and libomp): no MLIR, no LLVM, no
-    Python. Returns `output`. Raises AmpError with amp-compile's message.
+    Python. Returns `output`. Bad arguments raise AmpOptionError; a failure
+    raises AmpError with the one-line reason.
     """
+    from ._core import Context
     ir = _text(ir, "ir")
     for option, value in (("output", output), ("header", header)):
         if value is not None and (not isinstance(value, (str, os.PathLike))
                                   or not os.fspath(value)):
             raise AmpOptionError(f"compile: {option} must be a path, not {value!r}")
+    if output is None:
+        raise AmpOptionError("compile: output must be a path, not None")
     entry = _entry(ir, entry)
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise AmpOptionError(f"compile: threads must be an int, not {threads!r}")
-    if isinstance(opt_level, bool) or not isinstance(opt_level, int):
-        raise AmpOptionError(f"compile: opt_level must be an int, not {opt_level!r}")
-    with tempfile.TemporaryDirectory(prefix="amp-compile-") as tmp:
-        program = _write(tmp, _file_name(name), ir)
-        args = [_tool_path("amp-compile", "AMP_COMPILE"), program,
-                "-o", os.fspath(output), f"--entry={entry}",
-                f"--threads={threads}", f"-O{opt_level}"]
-        if header is not None:
-            args.append("--header=" + os.fspath(header))
-        if function is not None:
-            args.append(f"--function={function}")
-        _run(args, "compile", "amp-compile")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise AmpOptionError(f"compile: threads must be an int >= 1, not {threads!r}")
+    if isinstance(opt_level, bool) or not isinstance(opt_level, int) or opt_level < 0:
+        raise AmpOptionError(f"compile: opt_level must be an int in [0, 3], not {opt_level!r}")
+    with Context() as context:
+        module = context.parse(ir, name)
+        module.compile_library(output, entry=entry, function=function, header=header,
+                               threads=threads, opt_level=opt_level, compiler=compiler)
     return os.fspath(output)

@@ -9,7 +9,7 @@
  * several threads at once (one context per thread).
  */
 
-/* RUN: amp-capi-test 2>&1 | FileCheck %s
+/* RUN: rm -rf %t && mkdir -p %t && cd %t && amp-capi-test 2>&1 | FileCheck %s
  */
 
 #include "amp-c/Amp.h"
@@ -325,6 +325,36 @@ static void testBackends(void) {
   // CHECK-NEXT: tpu: mixed-precision: unsupported target 'tpu'; expected cpu, vulkan, vulkan-storage16 or sm_<N>[a|f] with N >= 20
 }
 
+/* A function of a module as a shared library (amp-compile's work, with
+   the system's C compiler); the module itself stays as it was. */
+static void testCompileLibrary(void) {
+  printf("testCompileLibrary\n");
+  AmpContext ctx = ampContextCreate();
+  AmpModule module = parse(ctx, kMatmulExp, "two.mlir");
+  printf("none: %d\n", ampModuleCompileLibrary(module, NULL, NULL,
+                                                "capi-lib.so", NULL, 1, 3,
+                                                NULL));
+  printDiagnostics(ctx);
+  printf("f: %d\n", ampModuleCompileLibrary(module, "f", "capi_f",
+                                             "capi-lib.so", "capi-lib.h", 1,
+                                             3, NULL));
+  FILE *library = fopen("capi-lib.so", "rb");
+  printf("library written: %d\n", library != NULL);
+  if (library)
+    fclose(library);
+  printLinesWith(module, 0, "linalg.matmul");
+  ampModuleDestroy(module);
+  ampContextDestroy(ctx);
+  // CHECK-LABEL: testCompileLibrary
+  // CHECK-NEXT: none: 0
+  // CHECK-NEXT: diagnostics: 1
+  // CHECK-NEXT:   error at '': amp-compile: '<input>' has 2 public functions; give the one to compile with --entry=NAME
+  // CHECK-NEXT: f: 1
+  // CHECK-NEXT: library written: 1
+  // CHECK-NEXT: printed length ok
+  // CHECK-NEXT: %0 = linalg.matmul
+}
+
 int main(void) {
   /* First, before anything else registered amp's passes. */
   testThreads();
@@ -334,5 +364,6 @@ int main(void) {
   testErrors();
   testManyContexts();
   testBackends();
+  testCompileLibrary();
   return 0;
 }

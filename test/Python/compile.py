@@ -1,5 +1,6 @@
 # amp.compile(): a converted program as a shared library with a C entry
-# (amp-compile), loaded here with ctypes and called on NumPy arrays: its
+# (amp-compile's work, in-process through the C API's
+# ampModuleCompileLibrary), loaded here with ctypes and called on NumPy arrays: its
 # result is amp-run's bit for bit. Bad options are AmpOptionError, a
 # failing amp-compile is AmpError with its message.
 # REQUIRES: cc
@@ -51,13 +52,28 @@ for bad in (dict(threads="2"), dict(opt_level=None), dict(entry=3)):
         amp.compile(result, os.path.join(folder, "bad.so"), **bad)
     except amp.AmpOptionError as e:
         print("option:", e)
-# CHECK-NEXT: option: compile: threads must be an int, not '2'
-# CHECK-NEXT: option: compile: opt_level must be an int, not None
+# CHECK-NEXT: option: compile: threads must be an int >= 1, not '2'
+# CHECK-NEXT: option: compile: opt_level must be an int in [0, 3], not None
 # CHECK-NEXT: option: entry must be a function name (str), not 3
 try:
     amp.compile(result, os.path.join(folder, "bad.so"), entry="nothing")
 except amp.AmpError as e:
     print("error:", str(e).replace("\n", " | "))
-# CHECK-NEXT: error: compile failed (amp-compile exit status 1): | amp-compile: no function @nothing in the module
+# CHECK-NEXT: error: compile failed | error: amp-compile: no function @nothing in the module; functions: @mlp
 print("nothing written:", not os.path.exists(os.path.join(folder, "bad.so")))
 # CHECK-NEXT: nothing written: True
+# The library's own checks, as amp-compile reports them.
+for bad in (dict(threads=0), dict(opt_level=7), dict(function="1st")):
+    try:
+        amp.compile(result, os.path.join(folder, "bad.so"), **bad)
+    except amp.AmpError as e:
+        print("error:", str(e).splitlines()[-1])
+# CHECK-NEXT: error: error: amp-compile: --threads must be in [1, 1024], got 0
+# CHECK-NEXT: error: error: amp-compile: -O must be 0, 1, 2 or 3, got 7
+# CHECK-NEXT: error: error: amp-compile: --function must be a C identifier, got '1st'
+# The module amp.compile was given is left as it was.
+with amp.Context() as ctx:
+    module = ctx.parse(result.ir)
+    module.compile_library(os.path.join(folder, "libagain.so"), entry="mlp")
+    print("unchanged:", "linalg" in module.print() and "llvm.func" not in module.print())
+# CHECK-NEXT: unchanged: True

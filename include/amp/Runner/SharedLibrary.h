@@ -62,6 +62,29 @@ struct LinkOptions {
   std::string openmpDirectory;
 };
 
+struct LibraryOptions {
+  /// The function to compile; empty: the module's one public function.
+  std::string entry;
+  /// The C name of the library's entry; empty: amp_<entry>.
+  std::string function;
+  /// Threads large ops are split over (OpenMP, with LLVM's libomp).
+  unsigned threads = 1;
+  /// LLVM's optimization level.
+  unsigned optLevel = 3;
+  /// Also write a C header declaring the entry here.
+  std::string header;
+  /// What the header says the program came from.
+  std::string sourceName = "<input>";
+  LinkOptions link;
+};
+
+/// What amp-compile does: lowers the entry of `module` (changed in place)
+/// with amp's CPU pipeline as amp-run sets it for this host, compiles it,
+/// and links it with its C entry into the shared library `output`.
+/// Errors are one line each.
+llvm::Error compileSharedLibrary(ModuleOp module, llvm::StringRef output,
+                                 const LibraryOptions &options);
+
 /// Links `objects` and the C `source` into the shared library `output`,
 /// exporting `function` only.
 llvm::Error linkSharedLibrary(llvm::ArrayRef<std::string> objects,
