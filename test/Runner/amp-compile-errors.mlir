@@ -1,3 +1,4 @@
+// REQUIRES: cc
 // amp-compile's bad input: each gets one line and a non-zero exit, and no
 // library is written.
 // RUN: rm -rf %t && mkdir -p %t
