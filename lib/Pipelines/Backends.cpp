@@ -8,8 +8,6 @@
 #include "amp/Pipelines/Backends.h"
 #include "amp/Pipelines/Pipelines.h"
 
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
 

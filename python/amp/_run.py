@@ -26,36 +26,28 @@ _PUBLIC_FUNCTION = re.compile(r"func\.func\s+(?:public\s+)?@([A-Za-z_][\w$.-]*)\
 _FUNCTION = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([A-Za-z_][\w$.-]*)\s*\(")
 
 
-def _tool_path(tool, variable):
-    """The amp tool `tool` (amp-run, amp-compile): $`variable` when set (the
-    only place tried then), bin/`tool` next to the lib/ folder of the C API
-    library amp loads, `tool` on the PATH; raises AmpError listing where it
-    looked when there is none."""
-    env = os.environ.get(variable)
+def amp_run_path():
+    """The amp-run executable calibrate() and find_nonfinite() run; raises
+    AmpError listing where it looked when there is none."""
+    env = os.environ.get("AMP_RUN")
     if env:
         if os.path.isfile(env):
             return env
-        raise AmpError(f"${variable} is {env!r}, which is not a file")
+        raise AmpError(f"$AMP_RUN is {env!r}, which is not a file")
     tried = []
     library = _capi.library_path()
     if os.sep in library:
         candidate = os.path.join(os.path.dirname(os.path.dirname(library)), "bin",
-                                 tool)
+                                 "amp-run")
         if os.path.isfile(candidate):
             return candidate
         tried.append(candidate)
-    found = shutil.which(tool)
+    found = shutil.which("amp-run")
     if found:
         return found
-    tried.append(f"{tool} on the PATH")
-    raise AmpError(f"cannot find {tool}; looked in: " + ", ".join(tried)
-                   + f" (build amp, or set ${variable})")
-
-
-def amp_run_path():
-    """The amp-run executable calibrate() and find_nonfinite() run; raises
-    AmpError listing where it looked when there is none."""
-    return _tool_path("amp-run", "AMP_RUN")
+    tried.append("amp-run on the PATH")
+    raise AmpError("cannot find amp-run; looked in: " + ", ".join(tried)
+                   + " (build amp, or set $AMP_RUN)")
 
 
 def _numpy():
@@ -115,14 +107,14 @@ def _input_sets(inputs):
     return arrays
 
 
-def _run(args, what, tool="amp-run"):
+def _run(args, what):
     try:
         done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     except OSError as e:
         raise AmpError(f"{what}: cannot run {args[0]}: {e}") from e
     if done.returncode != 0:
-        raise AmpError(f"{what} failed ({tool} exit status {done.returncode}):\n"
+        raise AmpError(f"{what} failed (amp-run exit status {done.returncode}):\n"
                        + done.stderr.strip())
     return done.stdout
 
