@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -47,9 +48,74 @@ static int64_t largestElementCount(Operation *op) {
   return largest;
 }
 
-bool PolicyRule::matches(Operation *op) const {
+SmallVector<std::string> mlir::amp::getLocationNames(Location loc) {
+  SmallVector<std::string> names;
+  SmallVector<Location> worklist = {loc};
+  while (!worklist.empty()) {
+    Location l = worklist.pop_back_val();
+    if (auto name = dyn_cast<NameLoc>(l)) {
+      names.push_back(name.getName().str());
+      worklist.push_back(name.getChildLoc());
+    } else if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      names.push_back((file.getFilename().getValue() + ":" +
+                       Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+                          .str());
+    } else if (auto fused = dyn_cast<FusedLoc>(l)) {
+      llvm::append_range(worklist, llvm::reverse(fused.getLocations()));
+    } else if (auto site = dyn_cast<CallSiteLoc>(l)) {
+      worklist.push_back(site.getCaller());
+      worklist.push_back(site.getCallee());
+    } else if (auto opaque = dyn_cast<OpaqueLoc>(l)) {
+      worklist.push_back(opaque.getFallbackLocation());
+    }
+  }
+  return names;
+}
+
+llvm::Expected<std::shared_ptr<const PolicyRule::Glob>>
+PolicyRule::compileGlob(StringRef text) {
+  auto glob = std::make_shared<Glob>(Glob{text.str(), llvm::GlobPattern()});
+  llvm::Expected<llvm::GlobPattern> pattern =
+      llvm::GlobPattern::create(glob->text);
+  if (!pattern)
+    return pattern.takeError();
+  glob->pattern = std::move(*pattern);
+  return glob;
+}
+
+static bool anyLocationNameMatches(Location loc,
+                                   const PolicyRule::Glob &pattern) {
+  return llvm::any_of(getLocationNames(loc), [&](const std::string &name) {
+    return pattern.match(name);
+  });
+}
+
+/// `in` selects ops nested in an op whose location matches, or, for `@glob`,
+/// in an op whose symbol name matches.
+static bool enclosedBy(Operation *op, const PolicyRule &rule) {
+  bool symbol = StringRef(rule.inText).starts_with("@");
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (symbol) {
+      if (auto name =
+              p->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+        if (rule.inPattern->match(name.getValue()))
+          return true;
+    } else if (anyLocationNameMatches(p->getLoc(), *rule.inPattern)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PolicyRule::matches(Operation *op, bool *selected) const {
   if (!matchesPattern(opPattern, op->getName().getStringRef()))
     return false;
+  if (locPattern && !anyLocationNameMatches(op->getLoc(), *locPattern))
+    return false;
+  if (inPattern && !enclosedBy(op, *this))
+    return false;
+  if (selected)
+    *selected = true;
   if (minReductionSize || maxReductionSize) {
     std::optional<AccumulationInfo> acc = getAccumulation(op);
     // An unknown size satisfies a lower bound (it may be long) and fails an
@@ -99,26 +165,67 @@ PolicyTable::lookupPolicy(Operation *op) const {
     return std::make_pair(
         it->second,
         ("option " + stringifyPolicy(it->second) + "=" + name).str());
-  for (const PolicyRule &rule : rules)
-    if (rule.policy && rule.matches(op))
+  for (auto [i, rule] : llvm::enumerate(rules))
+    if (rule.policy && ruleMatches(i, op))
       return std::make_pair(*rule.policy, rule.description);
   return std::nullopt;
 }
 
 std::optional<AccumulateMode>
 PolicyTable::lookupAccumulate(Operation *op) const {
-  for (const PolicyRule &rule : rules)
-    if (rule.accumulate && rule.matches(op))
+  for (auto [i, rule] : llvm::enumerate(rules))
+    if (rule.accumulate && ruleMatches(i, op))
       return rule.accumulate;
   return std::nullopt;
 }
 
 std::optional<std::pair<std::pair<double, double>, std::string>>
 PolicyTable::lookupRange(Operation *op) const {
-  for (const PolicyRule &rule : rules)
-    if (rule.range && rule.matches(op))
+  for (auto [i, rule] : llvm::enumerate(rules))
+    if (rule.range && ruleMatches(i, op))
       return std::make_pair(*rule.range, rule.description);
   return std::nullopt;
+}
+
+bool PolicyTable::ruleMatches(size_t i, Operation *op) const {
+  const PolicyRule &rule = rules[i];
+  if (!rule.hasSelector())
+    return rule.matches(op);
+  bool selected = false;
+  bool matched = rule.matches(op, &selected);
+  if (selected)
+    selectorMatched[i]->store(true, std::memory_order_relaxed);
+  return matched;
+}
+
+void PolicyTable::resetSelectorMatches() {
+  for (auto &flag : selectorMatched)
+    flag->store(false, std::memory_order_relaxed);
+}
+
+std::vector<std::string> PolicyTable::describeUnmatchedSelectors() const {
+  std::vector<std::string> lines;
+  for (auto [i, rule] : llvm::enumerate(rules)) {
+    if (!rule.hasSelector() || selectorMatched[i]->load())
+      continue;
+    std::string line = rule.description + ": ";
+    if (rule.locPattern)
+      line += "loc '" + rule.locText + "'";
+    if (rule.inPattern)
+      line += (rule.locPattern ? " in '" : "in '") + rule.inText + "'";
+    if (rule.opPattern != "*")
+      line += " (op " + rule.opPattern + ")";
+    lines.push_back(line + " matches no op");
+  }
+  return lines;
+}
+
+LogicalResult mlir::amp::checkSelectorsMatched(Operation *root,
+                                               const PolicyTable &table) {
+  std::vector<std::string> unmatched = table.describeUnmatchedSelectors();
+  for (const std::string &line : unmatched)
+    mlir::emitError(root->getLoc(), "policy file: ") << line;
+  return success(unmatched.empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -229,8 +336,8 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
                                          PolicyRule &rule) {
   auto *map = dyn_cast_if_present<llvm::yaml::MappingNode>(node);
   if (!map)
-    return fail(node, "a rule must be a mapping with 'op' and 'policy' or "
-                      "'accumulate'");
+    return fail(node, "a rule must be a mapping with 'op', 'loc' or 'in', "
+                      "and 'policy', 'accumulate' or 'range'");
   auto [line, col] = lineAndColumn(node->getSourceRange().Start);
   rule.description = (path + ":" + Twine(line) + ":" + Twine(col)).str();
   bool hasOp = false;
@@ -245,6 +352,21 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
         return failure();
       rule.opPattern = *v;
       hasOp = true;
+    } else if (*key == "loc" || *key == "in") {
+      FailureOr<std::string> v = scalar(value, "'" + *key + "'");
+      if (failed(v))
+        return failure();
+      StringRef glob = *v;
+      if (*key == "in")
+        glob.consume_front("@");
+      if (glob.empty())
+        return fail(value, "'" + *key + "' must not be empty");
+      auto pattern = PolicyRule::compileGlob(glob);
+      if (!pattern)
+        return fail(value, "bad pattern in '" + *key +
+                               "': " + llvm::toString(pattern.takeError()));
+      (*key == "loc" ? rule.locText : rule.inText) = *v;
+      (*key == "loc" ? rule.locPattern : rule.inPattern) = std::move(*pattern);
     } else if (*key == "policy") {
       FailureOr<std::string> v = scalar(value, "'policy'");
       if (failed(v))
@@ -283,12 +405,13 @@ LogicalResult PolicyFileReader::readRule(llvm::yaml::Node *node,
       rule.range = std::make_pair(numbers[0], numbers[1]);
     } else {
       return fail(kv.getKey(), "unknown rule key '" + *key +
-                                   "'; expected op, policy, accumulate, "
-                                   "range or when");
+                                   "'; expected op, loc, in, policy, "
+                                   "accumulate, range or when");
     }
   }
-  if (!hasOp)
-    return fail(node, "a rule needs an 'op' (an op name, 'dialect.*' or '*')");
+  if (!hasOp && !rule.hasSelector())
+    return fail(node, "a rule needs an 'op' (an op name, 'dialect.*' or "
+                      "'*'), a 'loc' or an 'in'");
   if (!rule.policy && !rule.accumulate && !rule.range)
     return fail(node, "a rule must set 'policy', 'accumulate' or 'range'");
   return success();
@@ -368,7 +491,10 @@ LogicalResult PolicyTable::loadBuffer(StringRef text, StringRef name,
                        : reader.error;
     return failure();
   }
-  llvm::append_range(rules, std::move(newRules));
+  for (PolicyRule &rule : newRules) {
+    rules.push_back(std::move(rule));
+    selectorMatched.push_back(std::make_unique<std::atomic<bool>>(false));
+  }
   return success();
 }
 

@@ -21,6 +21,7 @@
 #include "amp/Target/TargetNames.h"
 #include "amp/Transforms/ApplyPrecision.h"
 #include "amp/Transforms/CastFolding.h"
+#include "amp/Transforms/DecisionOptions.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,9 +97,7 @@ struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
     Base::getDependentDialects(registry);
     // Reached from a pass plugin, the context has no models yet.
     registerAllExternalModels(registry);
-    // The dialect of the target's attribute, only when one is asked for.
-    if (std::optional<TargetName> name = parseTargetName(target))
-      insertTargetDialects(registry, *name);
+    insertDecisionDialects(registry, target);
   }
 
   LogicalResult initialize(MLIRContext *context) override;
@@ -107,72 +106,17 @@ struct MixedPrecision : amp::impl::MixedPrecisionBase<MixedPrecision> {
   void runOnOperation() override;
 
   /// What initialize() made of the options, shared by the pass's clones.
-  AssignmentOptions options;
-  std::shared_ptr<PolicyTable> table;
-  std::shared_ptr<CalibratedRanges> calibrated;
+  DecisionSetup decisions;
+  template <typename PassT>
+  friend DecisionOptionValues
+  mlir::amp::getDecisionOptionValues(const PassT &pass);
 };
 
 } // namespace
 
 LogicalResult MixedPrecision::initialize(MLIRContext *ctx) {
-  // Errors here have no op to point at: one line, before any IR is touched.
-  Location loc = UnknownLoc::get(ctx);
-  options = AssignmentOptions();
-  options.lowType = parseLowType(ctx, stringifyLowPrecision(precision));
-  options.accumulate = accumulate;
-  if (accumulateMinSize < 0)
-    return emitError(loc)
-           << "mixed-precision: accumulate-min-size must not be negative";
-  options.accumulateMinSize = accumulateMinSize;
-  options.missingOp = missingOp;
-  options.placement = placement;
-  if (!target.empty()) {
-    std::optional<TargetName> name = parseTargetName(target);
-    if (!name)
-      return emitError(loc) << describeUnsupportedTarget(target);
-    FailureOr<Attribute> attr = buildTargetAttr(ctx, *name, loc);
-    if (failed(attr))
-      return failure();
-    options.defaultTarget = *attr;
-  }
-  options.keepIOTypes = keepIOTypes;
-
-  table = std::make_shared<PolicyTable>();
-  table->addOpList(neverOps, Policy::Never);
-  table->addOpList(followOps, Policy::Follow);
-  table->addOpList(allowOps, Policy::Allow);
-  // A name is checked against its dialect: an unknown dialect or, for a
-  // loaded dialect, an unknown op is reported. (A dialect that is registered
-  // but not loaded has no ops in the input to match.)
-  for (const std::string &name : table->listedOpNames()) {
-    StringRef dialect = StringRef(name).split('.').first;
-    bool known = ctx->getLoadedDialect(dialect)
-                     ? RegisteredOperationName::lookup(name, ctx).has_value()
-                     : llvm::is_contained(ctx->getAvailableDialects(), dialect);
-    if (!known)
-      emitWarning(loc) << "mixed-precision: no registered op is named '" << name
-                       << "' (listed in allow/follow/never)";
-  }
-  if (!policyFile.empty()) {
-    std::string error;
-    if (failed(table->loadFile(policyFile, error)))
-      return emitError(loc) << "mixed-precision: " << error;
-  }
-  options.policy = table.get();
-
-  std::string rangeError;
-  if (failed(parseInputRanges(inputRanges, rangeError)))
-    return emitError(loc) << "mixed-precision: " << rangeError;
-  options.inputRanges.assign(inputRanges.begin(), inputRanges.end());
-  calibrated.reset();
-  if (!rangesFile.empty()) {
-    llvm::Expected<CalibratedRanges> file = readCalibratedRanges(rangesFile);
-    if (!file)
-      return emitError(loc)
-             << "mixed-precision: ranges=" << llvm::toString(file.takeError());
-    calibrated = std::make_shared<CalibratedRanges>(std::move(*file));
-  }
-  return success();
+  return decisions.initialize(ctx, getDecisionOptionValues(*this),
+                              "mixed-precision");
 }
 
 void MixedPrecision::report(ArrayRef<ReportEntry> entries,
@@ -271,41 +215,14 @@ void MixedPrecision::runOnOperation() {
     return signalPassFailure();
   }
 
-  // The analysis weighs every use of a value: dead ops would sway it, and
-  // the pass erases what it leaves dead, so that a second run, which sees
-  // none of them, decides the same.
-  //
-  // Calibrated ranges name ops by their place in the program as it was
-  // written (amp-run numbers them so): they are matched first, and only the
-  // values that survive are kept.
-  AssignmentOptions runOptions = options;
   auto *ampDialect = getContext().getLoadedDialect<AmpDialect>();
   bool reports = explain || !reportFile.empty() ||
                  (ampDialect && ampDialect->getReportHandler());
-  runOptions.describeRanges = reports;
-  llvm::DenseMap<Value, ObservedRange> calibratedValues;
-  if (calibrated) {
-    auto matched = matchCalibratedRanges(root, *calibrated);
-    if (!matched) {
-      // Located at the root, without printing it: the message names the op.
-      mlir::emitError(root->getLoc(), "mixed-precision: ")
-          << llvm::toString(matched.takeError());
-      return signalPassFailure();
-    }
-    eraseDeadOps(root);
-    root->walk([&](Operation *op) {
-      for (Value result : op->getResults())
-        if (auto it = matched->find(result); it != matched->end())
-          calibratedValues.try_emplace(result, it->second);
-    });
-    runOptions.calibrated = &calibratedValues;
-  } else {
-    eraseDeadOps(root);
-  }
   bool changeSignatures =
       !isa<FunctionOpInterface>(root) && root->hasTrait<OpTrait::SymbolTable>();
+  AnalysisRun run;
   FailureOr<PrecisionAssignment> assignment =
-      PrecisionAssignment::analyze(root, runOptions, changeSignatures);
+      decisions.analyze(root, reports, changeSignatures, run);
   if (failed(assignment))
     return signalPassFailure();
 

@@ -13,6 +13,8 @@
     ranges = amp.calibrate(f32_text, [x, w])
     result = amp.convert(f32_text, ranges=ranges)
     amp.find_nonfinite(result, [x, w], f32=f32_text)["first"]
+    # The most low-precision policy that meets a tolerance (docs/Accuracy.md):
+    tuned = amp.tune(f32_text, [[x, w]], precision="bf16", budget="max-rel=0.01")
 
 The package loads amp's C API library (libAmpCAPI.so) with ctypes, from
 $AMP_CAPI_LIBRARY, else the path recorded in amp/_library_path.txt, else an
@@ -26,9 +28,10 @@ from ._convert import ConvertResult, backend_options, backends, convert, lower
 from ._core import (AmpError, AmpOptionError, Context, Diagnostic,
                     LowPrecisionWarning, Module, version)
 from ._run import calibrate, compile, find_nonfinite
+from ._tune import Budget, TuneResult, tune
 from ._version import __version__
 
 __all__ = ["AmpError", "AmpOptionError", "Context", "ConvertResult", "Diagnostic",
            "backend_options", "backends",
-           "LowPrecisionWarning", "Module", "__version__", "calibrate", "compile", "convert", "find_nonfinite", "lower",
-           "version"]
+           "Budget", "LowPrecisionWarning", "Module", "TuneResult", "__version__", "calibrate", "compile",
+           "convert", "find_nonfinite", "lower", "tune", "version"]

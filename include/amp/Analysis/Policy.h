@@ -17,7 +17,10 @@
 #include "amp/Interfaces/AmpOpInterface.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/GlobPattern.h"
 
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +31,21 @@ namespace amp {
 /// One rule of a policy file.
 struct PolicyRule {
   /// Op name, `dialect.*`, or `*`.
-  std::string opPattern;
+  std::string opPattern = "*";
+  /// Selectors of individual ops that survive re-import: a glob over the
+  /// names in the op's location (`loc`: an ONNX node's name such as
+  /// `p2o.MatMul.12`, or `file:line:col`), and a glob over an enclosing op's
+  /// location names or, written `@name`, an enclosing symbol (`in`: a region
+  /// of the program).
+  std::string locText, inText;
+  /// The compiled globs. A GlobPattern refers to its text, so each owns a
+  /// copy that does not move with the rule.
+  struct Glob {
+    std::string text;
+    llvm::GlobPattern pattern;
+    bool match(StringRef s) const { return pattern.match(s); }
+  };
+  std::shared_ptr<const Glob> locPattern, inPattern;
   /// What the rule sets; either may be absent.
   std::optional<Policy> policy;
   std::optional<AccumulateMode> accumulate;
@@ -43,8 +60,18 @@ struct PolicyRule {
   /// Where the rule was written (file:line:col), for reports.
   std::string description;
 
-  bool matches(Operation *op) const;
+  /// True if the op's name and selectors match (`selected`), and then its
+  /// conditions hold.
+  bool matches(Operation *op, bool *selected = nullptr) const;
+  bool hasSelector() const { return locPattern || inPattern; }
+  /// Compiles `text` as a glob; the error when it is not one.
+  static llvm::Expected<std::shared_ptr<const Glob>> compileGlob(StringRef text);
 };
+
+/// The names a location gives an op, as `loc` selectors see them: each
+/// NameLoc's name and each file location as `file:line:col`, through
+/// fused, call-site and nested locations.
+SmallVector<std::string> getLocationNames(Location loc);
 
 /// The user's policy: option lists first, then policy-file rules in order.
 class PolicyTable {
@@ -75,10 +102,28 @@ public:
 
   bool empty() const { return optionPolicies.empty() && rules.empty(); }
 
+  /// Forgets which rules' selectors matched an op (before a run over a
+  /// whole program).
+  void resetSelectorMatches();
+  /// One line per rule with a `loc` or `in` selector that matched no op
+  /// since the last reset ("policy.yaml:4:5: loc 'p2o.Foo' matches no op").
+  std::vector<std::string> describeUnmatchedSelectors() const;
+
 private:
+  /// Rule `i` matches `op`; records that its selector matched.
+  bool ruleMatches(size_t i, Operation *op) const;
+
   llvm::StringMap<Policy> optionPolicies;
   std::vector<PolicyRule> rules;
+  /// Parallel to rules: whether the rule's selector matched an op (set from
+  /// the lookups, which may run on several functions at once).
+  std::vector<std::unique_ptr<std::atomic<bool>>> selectorMatched;
 };
+
+/// Fails, with an error at `root` per rule, when a rule of `table` has a
+/// `loc` or `in` selector that matched no op since its last reset: a
+/// selector naming nothing is a stale or misspelt policy.
+LogicalResult checkSelectorsMatched(Operation *root, const PolicyTable &table);
 
 /// Where a stated category came from, in order of precedence.
 enum class PolicySource {

@@ -10,54 +10,9 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MixedPrecision : Pass<"mixed-precision"> {
-  let summary = "Convert an f32 program to mixed f16/bf16 precision";
-  let description = [{
-    Decides, op by op, what may run in a low-precision type (f16 or bf16)
-    and what must stay f32, then rewrites the types and places the casts.
-
-    The pass runs on a function (any `FunctionOpInterface` op, so it nests
-    as `builtin.module(func.func(mixed-precision))` and runs on `gpu.module`
-    functions too) or on an op with a symbol table, usually the module, where
-    private functions, their calls and returns are converted together.
-
-    Every op gets a category, from the first of:
-    1. an `amp.precision` attribute on the op (`#amp.precision<policy = ...>`);
-    2. the `amp.scope` attribute of the nearest enclosing op stating one;
-    3. the `never`, `follow` and `allow` options, then the policy file;
-    4. the op's AmpOpInterface model;
-    5. its traits (an op without a model: see `missing-op`).
-
-    `allow` ops run low, keeping contractions' accumulators in the accumulate
-    type and casting their results to the low type; `never` ops stay f32; a
-    `follow` op runs low when its floating-point inputs are low. Sums,
-    means and pools that can keep a wide accumulator read low inputs and
-    accumulate in f32 (below `accumulate-min-size` elements they accumulate
-    low). Values tied through control flow (scf iter_args, yields and
-    results, cf block arguments, private calls) get one type. Integer, index
-    and i1 values are never touched; f64 and already-low values are left
-    alone.
-
-    Before:
-    ```mlir
-    func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
-      %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)
-                         outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
-      %1 = math.exp %0 : tensor<4x4xf32>
-      return %1 : tensor<4x4xf32>
-    }
-    ```
-    After `mixed-precision{precision=f16}`:
-    ```mlir
-    %a16 = arith.truncf %a : tensor<4x8xf32> to tensor<4x8xf16>
-    %b16 = arith.truncf %b : tensor<8x4xf32> to tensor<8x4xf16>
-    %0 = linalg.matmul ins(%a16, %b16 : tensor<4x8xf16>, tensor<8x4xf16>)
-                       outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
-    %1 = math.exp %0 : tensor<4x4xf32>
-    ```
-    (the matmul's f32 result is used in f32 by exp, so no cast is placed.)
-  }];
-  let options = [
+// The options that decide: shared by mixed-precision and
+// amp-emulate-precision, so that both see the same decisions.
+defvar decisionOptions = [
     Option<"precision", "precision", "::mlir::amp::LowPrecision",
            /*default=*/"::mlir::amp::LowPrecision::F16",
            "Low-precision type: f16 or bf16", [{::llvm::cl::values(
@@ -133,6 +88,56 @@ def MixedPrecision : Pass<"mixed-precision"> {
            "values whose calibrated maximum (with a margin of 2) exceeds the "
            "low type, or most of whose values would be subnormal in it, "
            "stay f32">,
+];
+
+def MixedPrecision : Pass<"mixed-precision"> {
+  let summary = "Convert an f32 program to mixed f16/bf16 precision";
+  let description = [{
+    Decides, op by op, what may run in a low-precision type (f16 or bf16)
+    and what must stay f32, then rewrites the types and places the casts.
+
+    The pass runs on a function (any `FunctionOpInterface` op, so it nests
+    as `builtin.module(func.func(mixed-precision))` and runs on `gpu.module`
+    functions too) or on an op with a symbol table, usually the module, where
+    private functions, their calls and returns are converted together.
+
+    Every op gets a category, from the first of:
+    1. an `amp.precision` attribute on the op (`#amp.precision<policy = ...>`);
+    2. the `amp.scope` attribute of the nearest enclosing op stating one;
+    3. the `never`, `follow` and `allow` options, then the policy file;
+    4. the op's AmpOpInterface model;
+    5. its traits (an op without a model: see `missing-op`).
+
+    `allow` ops run low, keeping contractions' accumulators in the accumulate
+    type and casting their results to the low type; `never` ops stay f32; a
+    `follow` op runs low when its floating-point inputs are low. Sums,
+    means and pools that can keep a wide accumulator read low inputs and
+    accumulate in f32 (below `accumulate-min-size` elements they accumulate
+    low). Values tied through control flow (scf iter_args, yields and
+    results, cf block arguments, private calls) get one type. Integer, index
+    and i1 values are never touched; f64 and already-low values are left
+    alone.
+
+    Before:
+    ```mlir
+    func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+      %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>)
+                         outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+      %1 = math.exp %0 : tensor<4x4xf32>
+      return %1 : tensor<4x4xf32>
+    }
+    ```
+    After `mixed-precision{precision=f16}`:
+    ```mlir
+    %a16 = arith.truncf %a : tensor<4x8xf32> to tensor<4x8xf16>
+    %b16 = arith.truncf %b : tensor<8x4xf32> to tensor<8x4xf16>
+    %0 = linalg.matmul ins(%a16, %b16 : tensor<4x8xf16>, tensor<8x4xf16>)
+                       outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %1 = math.exp %0 : tensor<4x4xf32>
+    ```
+    (the matmul's f32 result is used in f32 by exp, so no cast is placed.)
+  }];
+  let options = !listconcat(decisionOptions, [
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with each op's decision and its reason">,
     Option<"graphFile", "graph", "std::string", /*default=*/"\"\"",
@@ -145,7 +150,7 @@ def MixedPrecision : Pass<"mixed-precision"> {
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every op's decision to this file "
            "('-' for stdout)">,
-  ];
+  ]);
   let statistics = [
     Statistic<"numAllow", "ops-low", "Ops computing in low precision">,
     Statistic<"numKeep", "ops-f32", "Ops kept in f32">,
@@ -162,6 +167,41 @@ def MixedPrecision : Pass<"mixed-precision"> {
                            "::mlir::complex::ComplexDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def EmulatePrecision : Pass<"amp-emulate-precision", "::mlir::ModuleOp"> {
+  let summary = "Emulate mixed-precision decisions in f32, each op's rounding "
+                "switched on or off at run time";
+  let description = [{
+    Makes the decisions `mixed-precision` would make with the same options,
+    but instead of rewriting types it keeps the program in f32 and rounds
+    values to the low type where the converted program would hold them in
+    it: the float operands of every op that computes low or reads low
+    inputs into a wide accumulator, and the results the converted program
+    stores low. Each rounding is guarded by a gate read from a new last
+    argument of the entry function, `tensor<Nxf32>` (nonzero: on). The ops
+    of one gate share a location name (an ONNX node's, or `file:line:col`),
+    so that a gate is what a policy rule `loc: NAME` selects.
+
+    With every gate on the program computes what the converted program
+    computes (contractions accumulate in f32 in both; bodies of elementwise
+    generics round their operands and results only); with every gate off it
+    is the f32 program. A precision tuner compiles it once and tries
+    candidate policies as inputs, not recompiles (`python3 -m amp.tune`).
+
+    `gates=FILE` writes the gates as JSON: for each, its location name, its
+    ops with their mode and FLOPs; and the FLOPs of all float ops.
+  }];
+  let options = !listconcat(decisionOptions, [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The function that gets the gates argument; ops elsewhere are "
+           "not emulated (they stay f32)">,
+    Option<"gatesFile", "gates", "std::string", /*default=*/"\"\"",
+           "Write the gates as JSON to this file ('-' for stdout)">,
+  ]);
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -1,0 +1,361 @@
+//===- EmulatePrecision.cpp - Mixed precision emulated in f32, gated ------===//
+//
+// Part of amp, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Makes mixed-precision's decisions (the same analysis, the same options),
+// then, instead of changing types, rounds each value to the low type where
+// the converted program would hold it there, behind a gate read from a new
+// argument of the entry function. A precision tuner compiles the program
+// once and tries policies by switching gates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/Policy.h"
+#include "amp/Analysis/PrecisionAssignment.h"
+#include "amp/Interfaces/ExternalModels.h"
+#include "amp/Transforms/DecisionOptions.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_EMULATEPRECISION
+#include "amp/Transforms/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// One op behind a gate, as the gates file lists it.
+struct GatedOp {
+  std::string name;
+  int64_t flops;
+};
+
+/// The ops one gate switches: those that share a location name.
+struct Gate {
+  SmallVector<GatedOp, 1> ops;
+  /// Whether a policy rule can select them (the name is a location name;
+  /// ops without one share the gate "" and cannot be kept f32 by a rule).
+  bool selectable = true;
+};
+
+/// The element type of an f32 scalar or tensor, else null.
+Type getRoundableF32(Type type) {
+  Type element = type;
+  if (auto tensor = dyn_cast<TensorType>(type))
+    element = tensor.getElementType();
+  else if (isa<ShapedType>(type))
+    return nullptr;
+  return element.isF32() ? element : nullptr;
+}
+
+Type withElementType(Type type, Type element) {
+  if (auto tensor = dyn_cast<TensorType>(type))
+    return tensor.clone(element);
+  return element;
+}
+
+/// `flag ? extf(truncf(v)) : v`, the rounding skipped when the gate is off.
+Value roundIf(OpBuilder &b, Location loc, Value v, Value flag,
+              FloatType low) {
+  Type type = v.getType();
+  auto branch = scf::IfOp::create(b, loc, TypeRange{type}, flag,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value narrow =
+      arith::TruncFOp::create(b, loc, withElementType(type, low), v);
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::ExtFOp::create(b, loc, type, narrow)});
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc, ValueRange{v});
+  return branch.getResult(0);
+}
+
+int64_t staticElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return isa<FloatType>(type) ? 1 : 0;
+  return shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+}
+
+/// Floating-point operations of one run of `op`, from static shapes: a
+/// structured op's iterations times the float arithmetic of its body (a
+/// multiply-add counts two), an accumulating op's results times its
+/// reduction size times two, else its largest result. Dynamic shapes count
+/// nothing.
+int64_t estimateFlops(Operation *op, const OpDecision &decision) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    int64_t iterations = 1;
+    for (int64_t r : ranges) {
+      if (ShapedType::isDynamic(r))
+        return 0;
+      iterations *= r;
+    }
+    int64_t arithmetic = 0;
+    linalgOp->walk([&](Operation *inner) {
+      if (inner != op && inner->getNumResults() == 1 &&
+          isa<FloatType>(inner->getResult(0).getType()) &&
+          !inner->hasTrait<OpTrait::ConstantLike>() &&
+          !isa<arith::ExtFOp, arith::TruncFOp>(inner))
+        ++arithmetic;
+    });
+    return iterations * std::max<int64_t>(arithmetic, 1);
+  }
+  int64_t results = 0;
+  for (Type t : op->getResultTypes())
+    results = std::max(results, staticElements(t));
+  if (decision.accumulation &&
+      !ShapedType::isDynamic(decision.accumulation->reductionSize))
+    return 2 * results * decision.accumulation->reductionSize;
+  return results;
+}
+
+struct EmulatePrecision
+    : amp::impl::EmulatePrecisionBase<EmulatePrecision> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerAllExternalModels(registry);
+    insertDecisionDialects(registry, target);
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return decisions.initialize(ctx, getDecisionOptionValues(*this),
+                                "amp-emulate-precision");
+  }
+
+  void runOnOperation() override;
+  LogicalResult writeGates(ArrayRef<std::pair<std::string, Gate>> gates,
+                           int64_t totalFlops, int argument);
+
+  DecisionSetup decisions;
+  template <typename PassT>
+  friend DecisionOptionValues
+  mlir::amp::getDecisionOptionValues(const PassT &pass);
+};
+
+} // namespace
+
+void EmulatePrecision::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto function = dyn_cast_if_present<FunctionOpInterface>(
+      SymbolTable::lookupSymbolIn(module, entry));
+  if (!function || function.isExternal()) {
+    mlir::emitError(module.getLoc())
+        << "amp-emulate-precision: no function @" << entry
+        << " with a body (entry=" << entry << ")";
+    return signalPassFailure();
+  }
+
+  AnalysisRun run;
+  FailureOr<PrecisionAssignment> assignment =
+      decisions.analyze(module, /*describeRanges=*/false,
+                        /*changeSignatures=*/true, run);
+  if (failed(assignment))
+    return signalPassFailure();
+
+  // The gates, in program order, and the ops each switches.
+  struct Site {
+    Operation *op;
+    const OpDecision *decision;
+    unsigned gate;
+  };
+  std::vector<std::pair<std::string, Gate>> gates;
+  llvm::StringMap<unsigned> gateIndex;
+  SmallVector<Site> sites, wideSites;
+  llvm::DenseMap<Operation *, unsigned> gateOf;
+  int64_t totalFlops = 0;
+  for (auto [op, decision] :
+       llvm::zip(assignment->getOps(), assignment->getDecisions())) {
+    if (!function->isProperAncestor(op))
+      continue;
+    bool computes = decision.mode == ComputeMode::Low ||
+                    decision.mode == ComputeMode::WideAccumulator ||
+                    decision.mode == ComputeMode::F32;
+    if (!computes)
+      continue;
+    int64_t flops = estimateFlops(op, decision);
+    totalFlops += flops;
+    if (decision.mode == ComputeMode::WideAccumulator)
+      wideSites.push_back({op, &decision, 0});
+    if (decision.mode != ComputeMode::Low)
+      continue;
+    SmallVector<std::string> names = getLocationNames(op->getLoc());
+    std::string key = names.empty() ? std::string() : names.front();
+    auto [it, inserted] = gateIndex.try_emplace(key, gates.size());
+    if (inserted)
+      gates.push_back({key, Gate()});
+    Gate &gate = gates[it->second].second;
+    gate.selectable = !names.empty();
+    gate.ops.push_back({op->getName().getStringRef().str(), flops});
+    sites.push_back({op, &decision, it->second});
+    gateOf[op] = sites.back().gate;
+  }
+
+  int argument = -1;
+  SmallVector<Value> flagValues;
+  if (!gates.empty()) {
+    MLIRContext *ctx = &getContext();
+    auto gatesType = RankedTensorType::get({int64_t(gates.size())},
+                                           Float32Type::get(ctx));
+    argument = function.getNumArguments();
+    if (failed(function.insertArgument(argument, gatesType,
+                                       DictionaryAttr::get(ctx),
+                                       function.getLoc())))
+      return signalPassFailure();
+    Block &body = function.getFunctionBody().front();
+    Value gatesArg = body.getArgument(argument);
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    Location loc = function.getLoc();
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    SmallVector<Value> &flags = flagValues;
+    for (unsigned i = 0; i < gates.size(); ++i) {
+      Value index = arith::ConstantIndexOp::create(b, loc, i);
+      Value g = tensor::ExtractOp::create(b, loc, gatesArg, ValueRange{index});
+      flags.push_back(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                            g, zero));
+    }
+
+    // An op that computes low reads its float operands low (except
+    // accumulators kept wider than the low type, a contraction's f32 outs)
+    // and stores the results the converted program stores low: all behind
+    // its gate.
+    for (const Site &site : sites) {
+      Operation *op = site.op;
+      const OpDecision &d = *site.decision;
+      Value flag = flags[site.gate];
+      FloatType acc = d.accType, low = d.lowType;
+      bool wideAcc = acc && acc.getWidth() > low.getWidth();
+      for (OpOperand &use : op->getOpOperands()) {
+        unsigned k = use.getOperandNumber();
+        if (k >= d.dataOperands.size() || !d.dataOperands.test(k) ||
+            !getRoundableF32(use.get().getType()))
+          continue;
+        if (wideAcc && d.accumulation &&
+            llvm::is_contained(d.accumulation->accumulatorOperands, k))
+          continue;
+        b.setInsertionPoint(op);
+        use.set(roundIf(b, op->getLoc(), use.get(), flag, d.lowType));
+      }
+      for (OpResult result : op->getResults()) {
+        unsigned k = result.getResultNumber();
+        if (k >= d.dataResults.size() || !d.dataResults.test(k) ||
+            !getRoundableF32(result.getType()) ||
+            getElementTypeOrSelf(assignment->getAssignedType(result)) !=
+                d.lowType)
+          continue;
+        b.setInsertionPointAfter(op);
+        Value rounded = roundIf(b, op->getLoc(), result, flag, d.lowType);
+        Operation *branch = rounded.getDefiningOp();
+        result.replaceUsesWithIf(rounded, [&](OpOperand &u) {
+          return !branch->isAncestor(u.getOwner());
+        });
+      }
+    }
+  }
+
+  // A sum that reads low inputs into an f32 accumulator is no choice of
+  // its own: what it reads is low when its producer is. It rounds an
+  // operand the converted program reads low behind the producer's gate,
+  // always for a constant or an argument, and never for a value carried
+  // through control flow (rounded, if at all, where it was made).
+  OpBuilder b(&getContext());
+  Value alwaysOn;
+  for (const Site &site : wideSites) {
+    Operation *op = site.op;
+    const OpDecision &d = *site.decision;
+    for (OpOperand &use : op->getOpOperands()) {
+      unsigned k = use.getOperandNumber();
+      if (k >= d.dataOperands.size() || !d.dataOperands.test(k) ||
+          !getRoundableF32(use.get().getType()) ||
+          getElementTypeOrSelf(assignment->getAssignedType(use)) != d.lowType)
+        continue;
+      if (d.accumulation &&
+          llvm::is_contained(d.accumulation->accumulatorOperands, k))
+        continue;
+      Operation *producer = use.get().getDefiningOp();
+      Value flag;
+      if (producer && gateOf.count(producer)) {
+        flag = flagValues[gateOf[producer]];
+      } else if (producer ? producer->hasTrait<OpTrait::ConstantLike>()
+                          : cast<BlockArgument>(use.get()).getOwner() ==
+                                &function.getFunctionBody().front()) {
+        if (!alwaysOn) {
+          b.setInsertionPointToStart(&function.getFunctionBody().front());
+          alwaysOn = arith::ConstantIntOp::create(b, function.getLoc(), 1, 1);
+        }
+        flag = alwaysOn;
+      } else {
+        continue;
+      }
+      b.setInsertionPoint(op);
+      use.set(roundIf(b, op->getLoc(), use.get(), flag, d.lowType));
+    }
+  }
+
+  if (failed(writeGates(gates, totalFlops, argument)))
+    return signalPassFailure();
+}
+
+LogicalResult
+EmulatePrecision::writeGates(ArrayRef<std::pair<std::string, Gate>> gates,
+                             int64_t totalFlops, int argument) {
+  if (gatesFile.empty())
+    return success();
+  std::string error;
+  auto out = openOutputFile(gatesFile, &error);
+  if (!out)
+    return getOperation().emitError()
+           << "amp-emulate-precision: cannot write gates: " << error;
+  {
+    llvm::json::OStream json(out->os(), /*IndentSize=*/2);
+    json.object([&] {
+      json.attribute("version", int64_t(1));
+      json.attribute("entry", entry);
+      json.attribute("argument", int64_t(argument));
+      json.attribute("total-flops", totalFlops);
+      json.attributeArray("gates", [&] {
+        for (const auto &[name, gate] : gates)
+          json.object([&] {
+            json.attribute("loc", name);
+            json.attribute("selectable", gate.selectable);
+            int64_t flops = 0;
+            for (const GatedOp &op : gate.ops)
+              flops += op.flops;
+            json.attribute("flops", flops);
+            json.attributeArray("ops", [&] {
+              for (const GatedOp &op : gate.ops)
+                json.object([&] {
+                  json.attribute("op", op.name);
+                  json.attribute("flops", op.flops);
+                });
+            });
+          });
+      });
+    });
+  }
+  out->os() << "\n";
+  out->keep();
+  return success();
+}
