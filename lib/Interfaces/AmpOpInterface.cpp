@@ -28,6 +28,11 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+/// Reasons of trait-based categories that compute nothing.
+static constexpr llvm::StringLiteral kNoFloatData = "no floating-point data";
+static constexpr llvm::StringLiteral kForwardsValues =
+    "moves or forwards values without arithmetic";
+
 #include "amp/Interfaces/AmpOpInterface.cpp.inc"
 
 StringRef mlir::amp::stringifyAccumulationKind(AccumulationKind kind) {
@@ -351,9 +356,9 @@ static bool onlyMovesData(Operation *op) {
 CategoryInfo mlir::amp::detail::getCategoryFromTraits(Operation *op,
                                                       FloatType) {
   if (!touchesFloats(op))
-    return {Policy::Follow, "no floating-point data"};
+    return {Policy::Follow, kNoFloatData};
   if (onlyMovesData(op))
-    return {Policy::Follow, "moves or forwards values without arithmetic"};
+    return {Policy::Follow, kForwardsValues};
   if (!op->isRegistered())
     return {Policy::Never, "unregistered op: its numerics are unknown"};
   return {Policy::Never, "no amp model: its numerics are unknown"};
@@ -579,6 +584,16 @@ FailureOr<Operation *> mlir::amp::convertWithBody(RewriterBase &rewriter,
 //===----------------------------------------------------------------------===//
 
 bool mlir::amp::hasAmpModel(Operation *op) { return isa<AmpOpInterface>(op); }
+
+StringRef mlir::amp::getDataMovementReason() {
+  return "moves data without arithmetic";
+}
+
+bool mlir::amp::movesDataOnly(Operation *op, FloatType lowType) {
+  StringRef reason = getCategory(op, lowType).reason;
+  return reason == getDataMovementReason() || reason == kForwardsValues ||
+         reason == kNoFloatData;
+}
 
 CategoryInfo mlir::amp::getCategory(Operation *op, FloatType lowType) {
   if (auto iface = dyn_cast<AmpOpInterface>(op))

@@ -48,7 +48,7 @@ struct BodySummary {
   /// A multiply-add reduction over two different inputs.
   bool isContraction = false;
   /// The least safe category among the body's ops (parallel bodies).
-  CategoryInfo bodyCategory{Policy::Follow, "moves data without arithmetic"};
+  CategoryInfo bodyCategory{Policy::Follow, getDataMovementReason()};
 };
 
 int categoryRank(Policy p) {

@@ -33,7 +33,7 @@ inline CategoryInfo followsElementwise() {
           "elementwise arithmetic is accurate in low precision"};
 }
 inline CategoryInfo followsDataMovement() {
-  return {Policy::Follow, "moves data without arithmetic"};
+  return {Policy::Follow, getDataMovementReason()};
 }
 inline CategoryInfo followsStructure() {
   return {Policy::Follow,

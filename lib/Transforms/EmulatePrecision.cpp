@@ -193,12 +193,15 @@ void EmulatePrecision::runOnOperation() {
     bool computes = decision.mode == ComputeMode::Low ||
                     decision.mode == ComputeMode::WideAccumulator ||
                     decision.mode == ComputeMode::F32;
-    if (!computes)
+    if (!computes || movesDataOnly(op, decision.lowType))
       continue;
     int64_t flops = estimateFlops(op, decision);
     totalFlops += flops;
     if (decision.mode == ComputeMode::WideAccumulator)
       wideSites.push_back({op, &decision, 0});
+    // Only ops that compute round (data movement was skipped above):
+    // moving low data keeps it low, and a consumer that computes low rounds
+    // what it reads.
     if (decision.mode != ComputeMode::Low)
       continue;
     SmallVector<std::string> names = getLocationNames(op->getLoc());

@@ -242,9 +242,12 @@ class _Tuner:
         self.text, self.precision, self.budget = text, precision, budget
         self.name, self.entry, self.options = name, entry, dict(options or {})
         self.workdir, self.log = workdir, log
-        self.runs = 0           # evaluations of a candidate policy on all inputs
-        self.emulated_runs = 0  # of which through the emulated program
-        self.real_runs = 0      # of which as the real converted program
+        # Runs of a program on all tuning inputs: to rank ops (one op low
+        # each), to try a candidate policy in the emulated program, and to
+        # run the real converted program (a compile each).
+        self.sensitivity_runs = 0
+        self.emulated_runs = 0
+        self.real_runs = 0
         self.compiles = 0
         self.compile_seconds = 0.0
         self.counter = 0
@@ -271,6 +274,7 @@ class _Tuner:
         policy_file = self._policy_file(policy)
         options = mixed_precision_options(precision=self.precision,
                                           policy_file=policy_file, **self.options)
+        options = [o for o in options if not o.startswith("explain=")]
         options += [f"entry={self.entry}", f"gates={gates_path}"]
         pipeline = "builtin.module(amp-emulate-precision{" + " ".join(options) + "})"
         with Context() as ctx, ctx.parse(self.text, self.name) as module:
@@ -300,7 +304,6 @@ class _Tuner:
     def evaluate_real(self, policy, sets, refs):
         lib = self.compile(self.convert(policy), "converted")
         outs = self.run_all(lib, sets)
-        self.runs += 1
         self.real_runs += 1
         return self.budget.meets(refs, outs)
 
@@ -461,24 +464,32 @@ def _tune(t, sets, held, method, start):
         "inputs": len(sets), "ops": len(locs), "kept-f32": len(kept),
         "low-flops-fraction": low / max(int(final_gates["total-flops"]), 1),
         "default-low-flops-fraction": sum(flops.values()) / total_flops,
-        "errors": errors, "runs": t.runs, "emulated-runs": t.emulated_runs,
-        "real-runs": t.real_runs, "compiles": t.compiles,
-        "compile-seconds": round(t.compile_seconds, 2),
+        "errors": errors,
     }
     if held:
         conv = t.compile(t.convert(policy), "converted")
         held_refs = t.run_all(f32, held)
         held_ok, held_errors = t.budget.meets(held_refs, t.run_all(conv, held))
         summary["holdout"] = {"inputs": len(held), "meets": held_ok, "errors": held_errors}
-    summary["seconds"] = round(time.monotonic() - start, 2)
+    runs = t.sensitivity_runs + t.emulated_runs + t.real_runs
+    summary.update({
+        "runs": runs, "sensitivity-runs": t.sensitivity_runs,
+        "emulated-runs": t.emulated_runs, "real-runs": t.real_runs,
+        "compiles": t.compiles, "compile-seconds": round(t.compile_seconds, 2),
+        "seconds": round(time.monotonic() - start, 2)})
     header = [f"amp.tune: {t.name}, {t.precision}, budget {t.budget.describe()}, "
               f"method {method}, {len(sets)} input set(s)",
               f"{len(kept)} of {len(locs)} ops kept f32; "
               f"{100 * summary['low-flops-fraction']:.1f}% of FLOPs low "
               f"(default {100 * summary['default-low-flops-fraction']:.1f}%)",
               f"error reached: {_describe(errors)}",
-              f"runs: {t.runs} ({t.emulated_runs} emulated, {t.real_runs} converted), "
-              f"{t.compiles} compiles, {summary['seconds']:.1f} s"]
+              f"runs: {runs} ({t.sensitivity_runs} to rank ops, {t.emulated_runs} emulated "
+              f"candidates, {t.real_runs} converted programs), {t.compiles} compiles, "
+              f"{summary['seconds']:.1f} s"]
+    if held:
+        h = summary["holdout"]
+        header.append(f"held-out inputs ({h['inputs']}): "
+                      f"{'meet' if h['meets'] else 'MISS'} the budget, {_describe(h['errors'])}")
     text = _policy_text([(loc, notes.get(loc, "")) for loc in kept], header)
     log(header[1] + "; " + header[3])
     return TuneResult(policy, text, summary)
@@ -504,13 +515,11 @@ def _search(t, emulated_text, gates, locs, sets, refs):
         vector[unselectable] = 1
         for loc in low_locs:
             vector[index[loc]] = 1
-        outs = t.run_all(lib, sets, [vector] if n else [])
-        t.emulated_runs += 1
-        return outs
+        return t.run_all(lib, sets, [vector] if n else [])
 
     def evaluate(kept):
         kept = set(kept)
-        t.runs += 1
+        t.emulated_runs += 1
         return t.budget.meets(refs, run([l for l in locs if l not in kept]))
 
     # Everything low already meets the budget: nothing to keep.
@@ -522,6 +531,7 @@ def _search(t, emulated_text, gates, locs, sets, refs):
     # Each op's own contribution: only it low.
     sensitivity = {}
     for loc in locs:
+        t.sensitivity_runs += 1
         e = Budget.errors(refs, run([loc]))
         sensitivity[loc] = e["max-rel"] if math.isfinite(e["max-rel"]) else 1e30
     ranked = sorted(locs, key=lambda l: -sensitivity[l])

@@ -77,8 +77,6 @@ def main(argv=None):
         return 2
     except AmpError as e:
         print(f"amp.tune: error: {e}", file=sys.stderr)
-        for d in getattr(e, "diagnostics", ()):
-            print(f"  {d}", file=sys.stderr)
         return 1
     if args.output is None:
         sys.stdout.write(result.text)

@@ -105,6 +105,12 @@ SmallVector<FunctionOpInterface> getFunctions(Operation *root);
 /// The op's category for `lowType`, from its model or its traits. Policy
 /// attributes in the IR are not consulted here (see getEffectivePrecision).
 CategoryInfo getCategory(Operation *op, FloatType lowType);
+/// The reason of ops that move data without arithmetic (models share it).
+StringRef getDataMovementReason();
+/// True if the op's category says it computes nothing (moves or forwards
+/// values, or has no float data): rounding its results changes nothing
+/// its inputs' rounding did not.
+bool movesDataOnly(Operation *op, FloatType lowType);
 /// The op's accumulation, if it has a model that reports one.
 std::optional<AccumulationInfo> getAccumulation(Operation *op);
 bool isDataOperand(Operation *op, unsigned index);

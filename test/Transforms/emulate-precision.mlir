@@ -1,0 +1,64 @@
+// RUN: amp-opt %s --split-input-file --amp-emulate-precision="gates=%t.json" | FileCheck %s
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=GATES
+// RUN: not amp-opt %s --split-input-file --amp-emulate-precision="entry=nothing" 2>&1 | FileCheck %s --check-prefix=ENTRY
+
+// The program stays f32; where the converted program would hold a value in
+// f16, it is rounded (truncf then extf) behind the gate of the op that
+// computes low. Gates come from a new last argument, one per location name.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[W:.+]]: tensor<8x4xf32>, %[[GATEARG:.+]]: tensor<3xf32>) -> tensor<4x4xf32>
+// CHECK: %[[G0:.+]] = tensor.extract %[[GATEARG]][%c0]
+// CHECK: %[[ON0:.+]] = arith.cmpf une, %[[G0]], %[[ZERO:.+]] : f32
+// CHECK: %[[G1:.+]] = tensor.extract %[[GATEARG]][%c1]
+// CHECK: %[[ON1:.+]] = arith.cmpf une, %[[G1]], %[[ZERO]] : f32
+// The matmul reads f16 operands; its f32 accumulator (outs) is not rounded.
+// CHECK: %[[RX:.+]] = scf.if %[[ON0]] -> (tensor<4x8xf32>) {
+// CHECK:   %[[T:.+]] = arith.truncf %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK:   %[[E:.+]] = arith.extf %[[T]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK:   scf.yield %[[E]]
+// CHECK: } else {
+// CHECK:   scf.yield %[[X]]
+// CHECK: %[[RW:.+]] = scf.if %[[ON0]] -> (tensor<8x4xf32>)
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[RX]], %[[RW]] : tensor<4x8xf32>, tensor<8x4xf32>) outs(%[[ACC:.+]] : tensor<4x4xf32>)
+// The add reads the accumulator rounded and stores its result in f16 for
+// the next matmul, behind its own gate.
+// CHECK: %[[RMM:.+]] = scf.if %[[ON1]] -> (tensor<4x4xf32>)
+// CHECK: %[[ADD:.+]] = arith.addf %[[RMM]], %{{.+}} : tensor<4x4xf32>
+// CHECK: scf.if %[[ON1]] -> (tensor<4x4xf32>)
+// CHECK-NEXT: arith.truncf %[[ADD]]
+// CHECK: linalg.matmul
+// exp reads the second matmul's f32 accumulator and stays f32: no gate, no
+// rounding.
+// CHECK: math.exp %{{.+}} : tensor<4x4xf32>
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32> loc("p2o.MatMul.0")
+  %b = arith.constant dense<0.5> : tensor<4x4xf32>
+  %a = arith.addf %m, %b : tensor<4x4xf32> loc("p2o.Add.1")
+  %m2 = linalg.matmul ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32> loc("p2o.MatMul.3")
+  %r = math.exp %m2 : tensor<4x4xf32> loc("p2o.Exp.2")
+  return %r : tensor<4x4xf32>
+}
+
+// The gates file names each gate by the location name a policy rule
+// selects (`loc: p2o.MatMul.0`), with its ops and their FLOPs, and the
+// FLOPs of every op that computes (the exp's 16 included).
+// GATES: "entry": "main",
+// GATES: "argument": 2,
+// GATES: "total-flops": 416,
+// GATES: "loc": "p2o.MatMul.0",
+// GATES-NEXT: "selectable": true,
+// GATES-NEXT: "flops": 256,
+// GATES: "op": "linalg.matmul",
+// GATES: "loc": "p2o.Add.1",
+// GATES: "flops": 16,
+// GATES: "loc": "p2o.MatMul.3",
+// GATES: "flops": 128,
+// GATES-NOT: p2o.Exp.2
+
+// ENTRY: error: amp-emulate-precision: no function @nothing with a body (entry=nothing)
