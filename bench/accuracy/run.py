@@ -503,6 +503,13 @@ def write_docs(results, md_path, png_path, elapsed):
             .replace("@CHECKS@", checks(results))
             .replace("@RUNNER@", runners(results))
             .replace("@ELAPSED@", "%.0f" % (elapsed / 60.0)))
+    # The tuning results are bench/tune/run.py's: kept as it wrote them.
+    begin, end = "<!-- tune: begin -->", "<!-- tune: end -->"
+    if os.path.exists(md_path):
+        old = open(md_path).read()
+        if begin in old and end in old and begin in text:
+            kept = old[old.index(begin):old.index(end) + len(end)]
+            text = text[:text.index(begin)] + kept + text[text.index(end) + len(end):]
     with open(md_path, "w") as f:
         f.write(text)
     plot(results, png_path)

@@ -21,9 +21,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
@@ -57,37 +59,93 @@ struct Gate {
   bool selectable = true;
 };
 
-/// The element type of an f32 scalar or tensor, else null.
+/// The element type of an f32 scalar or ranked tensor, else null.
 Type getRoundableF32(Type type) {
   Type element = type;
-  if (auto tensor = dyn_cast<TensorType>(type))
-    element = tensor.getElementType();
+  if (auto ranked = dyn_cast<RankedTensorType>(type))
+    element = ranked.getElementType();
   else if (isa<ShapedType>(type))
     return nullptr;
   return element.isF32() ? element : nullptr;
 }
 
-Type withElementType(Type type, Type element) {
-  if (auto tensor = dyn_cast<TensorType>(type))
-    return tensor.clone(element);
-  return element;
-}
-
-/// `flag ? extf(truncf(v)) : v`, the rounding skipped when the gate is off.
+/// `flag ? extf(truncf(v)) : v`, elementwise: for a tensor, one parallel
+/// linalg.generic, which the CPU pipeline fuses with the elementwise work
+/// around it (a branch on the gate would copy the tensor and fuse with
+/// nothing).
 Value roundIf(OpBuilder &b, Location loc, Value v, Value flag,
               FloatType low) {
-  Type type = v.getType();
-  auto branch = scf::IfOp::create(b, loc, TypeRange{type}, flag,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  Value narrow =
-      arith::TruncFOp::create(b, loc, withElementType(type, low), v);
-  scf::YieldOp::create(b, loc,
-                       ValueRange{arith::ExtFOp::create(b, loc, type, narrow)});
-  b.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(b, loc, ValueRange{v});
-  return branch.getResult(0);
+  auto scalar = [&](OpBuilder &nb, Location nloc, Value x) -> Value {
+    Value narrow = arith::TruncFOp::create(nb, nloc, low, x);
+    Value wide = arith::ExtFOp::create(nb, nloc, x.getType(), narrow);
+    return arith::SelectOp::create(nb, nloc, flag, wide, x);
+  };
+  auto ranked = dyn_cast<RankedTensorType>(v.getType());
+  if (!ranked)
+    return scalar(b, loc, v);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
+  Value init =
+      tensor::EmptyOp::create(b, loc, sizes, ranked.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(ranked.getRank());
+  SmallVector<utils::IteratorType> parallel(ranked.getRank(),
+                                            utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{ranked}, ValueRange{v}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, scalar(nb, nloc, args[0]));
+      });
+  return generic.getResult(0);
+}
+
+/// Erases a rounding roundIf made that nothing reads, and what it made for
+/// it (its init, or the scalar casts).
+void eraseUnusedRounding(Operation *rounding) {
+  SmallVector<Operation *> worklist = {rounding};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op->use_empty())
+      continue;
+    SmallVector<Operation *> made;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && isa<tensor::EmptyOp, arith::TruncFOp, arith::ExtFOp>(def))
+        made.push_back(def);
+    op->erase();
+    llvm::append_range(worklist, made);
+  }
+}
+
+/// Elementwise ops, which amp's CPU backend fuses into chains.
+bool isElementwise(Operation *op) {
+  if (op->hasTrait<OpTrait::Elementwise>() ||
+      op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>())
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalg::isElementwise(linalgOp);
+}
+
+/// True if `v` is a constant every value of which the low type holds
+/// exactly (a zero point, a one): rounding it is the identity, and ops that
+/// need it constant (TOSA's zero points) keep it so.
+bool isConstantExactIn(Value v, FloatType low) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  auto exact = [&](APFloat value) {
+    bool losesInfo = false;
+    value.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    return !losesInfo;
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(attr))
+    return exact(scalar.getValue());
+  auto dense = dyn_cast<DenseFPElementsAttr>(attr);
+  if (!dense)
+    return false;
+  if (dense.isSplat())
+    return exact(dense.getSplatValue<APFloat>());
+  return llvm::all_of(dense.getValues<APFloat>(), exact);
 }
 
 int64_t staticElements(Type type) {
@@ -98,10 +156,10 @@ int64_t staticElements(Type type) {
 }
 
 /// Floating-point operations of one run of `op`, from static shapes: a
-/// structured op's iterations times the float arithmetic of its body (a
-/// multiply-add counts two), an accumulating op's results times its
-/// reduction size times two, else its largest result. Dynamic shapes count
-/// nothing.
+/// structured op's iterations times the float arithmetic of its body, a
+/// contraction's results times its reduction size times two (a
+/// multiply-add counts two), else its largest operand or result (a sum
+/// adds each element once). Dynamic shapes count nothing.
 int64_t estimateFlops(Operation *op, const OpDecision &decision) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
@@ -121,13 +179,17 @@ int64_t estimateFlops(Operation *op, const OpDecision &decision) {
     });
     return iterations * std::max<int64_t>(arithmetic, 1);
   }
-  int64_t results = 0;
+  int64_t results = 0, largest = 0;
   for (Type t : op->getResultTypes())
     results = std::max(results, staticElements(t));
-  if (decision.accumulation &&
+  for (Type t : op->getOperandTypes())
+    largest = std::max(largest, staticElements(t));
+  bool contraction = getCategory(op, decision.lowType).category ==
+                     Policy::Allow;
+  if (contraction && decision.accumulation &&
       !ShapedType::isDynamic(decision.accumulation->reductionSize))
     return 2 * results * decision.accumulation->reductionSize;
-  return results;
+  return std::max(results, largest);
 }
 
 struct EmulatePrecision
@@ -244,12 +306,22 @@ void EmulatePrecision::runOnOperation() {
     // accumulators kept wider than the low type, a contraction's f32 outs)
     // and stores the results the converted program stores low: all behind
     // its gate.
+    // With excess precision, a chain of low elementwise ops computes in
+    // f32 and rounds only where a value enters it from elsewhere or leaves
+    // it: between two such ops a value is rounded when exactly one of them
+    // is low.
+    auto chained = [&](Operation *op) {
+      return excessPrecision && op && gateOf.count(op) && isElementwise(op);
+    };
     for (const Site &site : sites) {
       Operation *op = site.op;
       const OpDecision &d = *site.decision;
       Value flag = flags[site.gate];
       FloatType acc = d.accType, low = d.lowType;
       bool wideAcc = acc && acc.getWidth() > low.getWidth();
+      bool inChain = chained(op);
+      // An operand read twice (x * x) is rounded once.
+      llvm::DenseMap<Value, Value> roundedOperands;
       for (OpOperand &use : op->getOpOperands()) {
         unsigned k = use.getOperandNumber();
         if (k >= d.dataOperands.size() || !d.dataOperands.test(k) ||
@@ -258,8 +330,23 @@ void EmulatePrecision::runOnOperation() {
         if (wideAcc && d.accumulation &&
             llvm::is_contained(d.accumulation->accumulatorOperands, k))
           continue;
+        if (isConstantExactIn(use.get(), d.lowType))
+          continue;
+        if (Value done = roundedOperands.lookup(use.get())) {
+          use.set(done);
+          continue;
+        }
         b.setInsertionPoint(op);
-        use.set(roundIf(b, op->getLoc(), use.get(), flag, d.lowType));
+        Value useFlag = flag;
+        Operation *producer = use.get().getDefiningOp();
+        if (inChain && chained(producer) && gateOf[producer] != site.gate)
+          useFlag = arith::XOrIOp::create(b, op->getLoc(),
+                                          flags[gateOf[producer]], flag);
+        else if (inChain && chained(producer))
+          continue;
+        Value original = use.get();
+        use.set(roundIf(b, op->getLoc(), original, useFlag, d.lowType));
+        roundedOperands[original] = use.get();
       }
       for (OpResult result : op->getResults()) {
         unsigned k = result.getResultNumber();
@@ -270,10 +357,15 @@ void EmulatePrecision::runOnOperation() {
           continue;
         b.setInsertionPointAfter(op);
         Value rounded = roundIf(b, op->getLoc(), result, flag, d.lowType);
-        Operation *branch = rounded.getDefiningOp();
+        Operation *rounding = rounded.getDefiningOp();
+        // In a chain, the ops of the chain read the value as it is (they
+        // round it at their operands); everyone else reads it rounded.
         result.replaceUsesWithIf(rounded, [&](OpOperand &u) {
-          return !branch->isAncestor(u.getOwner());
+          return !rounding->isAncestor(u.getOwner()) &&
+                 !(inChain && chained(u.getOwner()));
         });
+        if (rounded.use_empty())
+          eraseUnusedRounding(rounding);
       }
     }
   }
@@ -294,8 +386,9 @@ void EmulatePrecision::runOnOperation() {
           !getRoundableF32(use.get().getType()) ||
           getElementTypeOrSelf(assignment->getAssignedType(use)) != d.lowType)
         continue;
-      if (d.accumulation &&
-          llvm::is_contained(d.accumulation->accumulatorOperands, k))
+      if ((d.accumulation &&
+           llvm::is_contained(d.accumulation->accumulatorOperands, k)) ||
+          isConstantExactIn(use.get(), d.lowType))
         continue;
       Operation *producer = use.get().getDefiningOp();
       Value flag;

@@ -137,6 +137,7 @@ class Budget:
         """max-abs, max-rel and top1 over all input sets and outputs."""
         np = _numpy()
         worst_abs, worst_rel, agree, rows = 0.0, 0.0, 0, 0
+        sq_diff, sq_ref = 0.0, 0.0
         for ref_set, out_set in zip(refs, outs):
             for r, o in zip(ref_set, out_set):
                 r = r.astype(np.float64)
@@ -148,12 +149,18 @@ class Budget:
                     d = math.inf
                 scale = float(np.max(np.abs(r))) if r.size else 0.0
                 worst_abs = max(worst_abs, d)
+                if math.isfinite(d):
+                    sq_diff += float(np.sum(diff * diff))
+                else:
+                    sq_diff = math.inf
+                sq_ref += float(np.sum(r * r))
                 worst_rel = max(worst_rel, d / scale if scale > 0 else (0.0 if d == 0 else math.inf))
                 if r.ndim >= 1 and r.shape[-1] > 1:
                     agree += int((r.argmax(-1) == o.argmax(-1)).sum())
                     rows += int(np.prod(r.shape[:-1]))
+        rms = math.sqrt(sq_diff / sq_ref) if sq_ref > 0 else (0.0 if sq_diff == 0 else math.inf)
         return {"max-abs": worst_abs, "max-rel": worst_rel,
-                "top1": agree / rows if rows else 1.0}
+                "top1": agree / rows if rows else 1.0, "rms-rel": rms}
 
     def meets(self, refs, outs):
         """(meets the budget, the errors)."""
@@ -238,8 +245,10 @@ def _check_inputs(lib, sets, what):
 
 
 class _Tuner:
-    def __init__(self, text, precision, budget, name, entry, options, workdir, log):
+    def __init__(self, text, precision, budget, name, entry, options, workdir, log,
+                 excess_precision=False):
         self.text, self.precision, self.budget = text, precision, budget
+        self.excess_precision = excess_precision
         self.name, self.entry, self.options = name, entry, dict(options or {})
         self.workdir, self.log = workdir, log
         # Runs of a program on all tuning inputs: to rank ops (one op low
@@ -275,7 +284,8 @@ class _Tuner:
         options = mixed_precision_options(precision=self.precision,
                                           policy_file=policy_file, **self.options)
         options = [o for o in options if not o.startswith("explain=")]
-        options += [f"entry={self.entry}", f"gates={gates_path}"]
+        options += [f"entry={self.entry}", f"gates={gates_path}",
+                    f"excess-precision={'true' if self.excess_precision else 'false'}"]
         pipeline = "builtin.module(amp-emulate-precision{" + " ".join(options) + "})"
         with Context() as ctx, ctx.parse(self.text, self.name) as module:
             try:
@@ -340,7 +350,7 @@ def _write_atomically(path, text):
 
 def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
          method="sensitivity", holdout=None, entry="main", name=None, options=None,
-         log=None):
+         excess_precision=False, log=None):
     """Finds the ops to keep f32 so that the program converted to
     `precision` meets the budget on every input set, keeping as many FLOPs
     low as it can.
@@ -359,6 +369,10 @@ def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
                errors and verdict on them.
     options:   further mixed-precision options, as amp.convert takes them
                (e.g. {"accumulate": "f32"}).
+    excess_precision: emulate a target that computes chains of low
+               elementwise ops in f32 (amp's CPU backend in bf16) instead of
+               one that rounds every op's result (the default, stricter).
+    log:       a callable that receives progress lines.
 
     Returns a TuneResult. Raises AmpOptionError on bad arguments or inputs
     that do not match the function, and AmpError when the budget cannot be
@@ -387,7 +401,8 @@ def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
     held = _input_sets(holdout) if holdout else []
 
     with tempfile.TemporaryDirectory(prefix="amp-tune-") as workdir:
-        t = _Tuner(ir, precision, budget, name, entry, options, workdir, log)
+        t = _Tuner(ir, precision, budget, name, entry, options, workdir, log,
+                   excess_precision=bool(excess_precision))
         # SIGTERM ends a run as Ctrl-C does: nothing written, temporaries gone.
         previous = None
         if hasattr(signal, "SIGTERM"):
@@ -431,28 +446,33 @@ def _tune(t, sets, held, method, start):
     log(f"{len(locs)} ops can be kept f32 ({len(gates['gates'])} gates); "
         f"{sum(flops.values()) / total_flops:.1%} of FLOPs low by default")
 
+    ranking = None
     if method == "bisect":
         kept, notes = _bisect(t, locs, sets, refs)
-        sensitivity = {}
     else:
-        kept, notes, sensitivity = _search(t, emulated_text, gates, locs, sets, refs)
+        kept, notes, ranking = _search(t, emulated_text, gates, locs, sets, refs)
 
     # The final policy, always verified as the real converted program.
     policy = _rules(kept)
     ok, errors = t.evaluate_real(policy, sets, refs)
-    ranked = sorted(locs, key=lambda l: -sensitivity.get(l, 0.0))
-    extra = [l for l in ranked if l not in kept]
     while not ok:
+        # The next most sensitive ops join the f32 set (in program order
+        # where there is no ranking).
+        step = max(1, len(kept) // 2)
+        if ranking is not None:
+            extra = [l for l in ranking.prefix(len(kept) + step) if l not in kept]
+        else:
+            extra = [l for l in locs if l not in kept][:step]
+        if not extra:
+            extra = [l for l in locs if l not in kept][:step]
         if not extra:
             raise AmpError("tune: the budget is not met even with every op in f32; no "
                            "policy written")
-        step = max(1, len(kept) // 2)
         log(f"the converted program misses the budget ({_describe(errors)}); keeping "
-            f"{step} more op(s) f32")
-        for loc in extra[:step]:
+            f"{len(extra)} more op(s) f32")
+        for loc in extra:
             kept.append(loc)
             notes.setdefault(loc, "kept f32 when the converted program missed the budget")
-        extra = extra[step:]
         policy = _rules(kept)
         ok, errors = t.evaluate_real(policy, sets, refs)
 
@@ -497,12 +517,53 @@ def _tune(t, sets, held, method, start):
 
 def _describe(errors):
     return (f"max-abs {errors['max-abs']:.3g}, max-rel {errors['max-rel']:.3g}, "
-            f"top1 {errors['top1']:.4f}")
+            f"rms-rel {errors['rms-rel']:.3g}, top1 {errors['top1']:.4f}")
+
+
+class _Ranking:
+    """Ops in decreasing order of their own contribution to the output
+    error, produced lazily by group testing on the emulated program: groups
+    of consecutive ops are measured (only the group low), and the group
+    with the largest error is split in halves and measured again, until a
+    single op comes out on top: it is the next in the ranking. The k most
+    sensitive of N ops cost about sqrt(N) + 2 k log2(sqrt(N)) runs instead
+    of N."""
+
+    def __init__(self, locs, measure, log):
+        import heapq
+        self._heapq, self._measure, self._log = heapq, measure, log
+        self._heap, self._order = [], 0
+        self.ranked, self.errors = [], {}
+        size = max(1, int(math.ceil(math.sqrt(len(locs)))))
+        for k in range(0, len(locs), size):
+            self._push(locs[k:k + size])
+
+    def _push(self, members):
+        error = self._measure(members)
+        self._order += 1
+        self._heapq.heappush(self._heap, (-error, self._order, members))
+
+    def prefix(self, k):
+        while len(self.ranked) < k and self._heap:
+            error, _, members = self._heapq.heappop(self._heap)
+            if len(members) == 1:
+                self.ranked.append(members[0])
+                self.errors[members[0]] = -error
+                self._log(f"rank {len(self.ranked)}: {members[0]} ({-error:.3g})")
+                continue
+            half = len(members) // 2
+            self._push(members[:half])
+            self._push(members[half:])
+        return self.ranked[:k]
+
+    def exhausted(self):
+        return not self._heap
 
 
 def _search(t, emulated_text, gates, locs, sets, refs):
-    """Sensitivity ranking on the emulated program, then the fewest
-    top-ranked ops kept f32 that meet the budget there."""
+    """The emulated program: all ops low if that meets the budget; else the
+    fewest most sensitive ops kept f32 that meet it there, by doubling then
+    bisecting over the ranking."""
     np = _numpy()
     log = t.log
     lib = t.compile(emulated_text, "emulated")
@@ -522,43 +583,48 @@ def _search(t, emulated_text, gates, locs, sets, refs):
         t.emulated_runs += 1
         return t.budget.meets(refs, run([l for l in locs if l not in kept]))
 
-    # Everything low already meets the budget: nothing to keep.
+    def measure(members):
+        # The error over all outputs (relative RMS), which does not saturate
+        # as the largest error does when an output's argmax flips.
+        t.sensitivity_runs += 1
+        e = Budget.errors(refs, run(members))["rms-rel"]
+        return e if math.isfinite(e) else 1e30
+
     ok, errors = evaluate([])
     log(f"all ops low (emulated): {_describe(errors)}")
     if ok:
-        return [], {}, {}
+        return [], {}, None
 
-    # Each op's own contribution: only it low.
-    sensitivity = {}
-    for loc in locs:
-        t.sensitivity_runs += 1
-        e = Budget.errors(refs, run([loc]))
-        sensitivity[loc] = e["max-rel"] if math.isfinite(e["max-rel"]) else 1e30
-    ranked = sorted(locs, key=lambda l: -sensitivity[l])
-    log("most sensitive: " + ", ".join(f"{l} ({sensitivity[l]:.3g})" for l in ranked[:5]))
-
-    # The smallest prefix of the ranking to keep f32: double, then bisect.
-    good, bad = len(ranked), 0
-    k = 1
-    while k < len(ranked):
-        ok, _ = evaluate(ranked[:k])
-        if ok:
-            good = k
+    ranking = _Ranking(locs, measure, log)
+    # Doubling: 1, 2, 4, ... of the most sensitive kept f32 (all of them
+    # f32 is the f32 program, which meets the budget).
+    bad, k = 0, 1
+    while True:
+        kept = ranking.prefix(k)
+        if len(kept) >= len(locs):
+            good = len(kept)
             break
-        bad = k
-        k *= 2
+        ok, errors = evaluate(kept)
+        log(f"{len(kept)} most sensitive f32 (emulated): {'meets' if ok else 'misses'} "
+            f"({_describe(errors)})")
+        if ok:
+            good = len(kept)
+            break
+        bad, k = len(kept), 2 * k
     while good - bad > 1:
         mid = (good + bad) // 2
-        ok, _ = evaluate(ranked[:mid])
+        ok, _ = evaluate(ranking.prefix(mid))
         if ok:
             good = mid
         else:
             bad = mid
-    kept = ranked[:good]
-    notes = {loc: f"rank {r + 1} of {len(ranked)}: alone in {t.precision} it moves the "
-                  f"outputs by {sensitivity[loc]:.3g} of their largest magnitude"
+    kept = ranking.prefix(good)
+    log("most sensitive: " + ", ".join(f"{l} ({ranking.errors[l]:.3g})"
+                                       for l in ranking.ranked[:5]))
+    notes = {loc: f"rank {r + 1}: alone in {t.precision} it moves the outputs by "
+                  f"{ranking.errors[loc]:.3g} (relative RMS)"
              for r, loc in enumerate(kept)}
-    return kept, notes, sensitivity
+    return kept, notes, ranking
 
 
 class _Segment:

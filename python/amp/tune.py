@@ -10,6 +10,7 @@ set: the entry's arguments as .npy files in name order (arg0.npy, ...).
     --metric FILE.py:FUNCTION       metric(f32_outputs, outputs) -> bool
     --holdout DIR...                input sets to report on, not tuned on
     --method sensitivity|bisect     amp's search, or ONNX Runtime's bisection
+    --excess-precision              emulate fused chains computed in f32
     -o POLICY.yaml                  the policy (written only on success)
     --summary FILE.json             the summary as JSON
 
@@ -59,6 +60,9 @@ def main(argv=None):
     parser.add_argument("--metric", default=None, metavar="FILE.py:FUNCTION")
     parser.add_argument("--method", default="sensitivity", choices=("sensitivity", "bisect"))
     parser.add_argument("--entry", default="main")
+    parser.add_argument("--excess-precision", action="store_true",
+                        help="emulate a target that computes chains of low elementwise ops "
+                             "in f32 (amp's CPU backend in bf16)")
     parser.add_argument("-o", "--output", default=None, help="the policy file to write")
     parser.add_argument("--summary", default=None, help="write the summary as JSON here")
     parser.add_argument("-q", "--quiet", action="store_true")
@@ -71,7 +75,8 @@ def main(argv=None):
         metric = _load_metric(args.metric) if args.metric else None
         result = tune(args.model, args.inputs, precision=args.precision, budget=args.budget,
                       metric=metric, output=args.output, method=args.method,
-                      holdout=args.holdout, entry=args.entry, log=log)
+                      holdout=args.holdout, entry=args.entry,
+                      excess_precision=args.excess_precision, log=log)
     except AmpOptionError as e:
         print(f"amp.tune: error: {e}", file=sys.stderr)
         return 2

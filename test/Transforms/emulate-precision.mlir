@@ -3,8 +3,9 @@
 // RUN: not amp-opt %s --split-input-file --amp-emulate-precision="entry=nothing" 2>&1 | FileCheck %s --check-prefix=ENTRY
 
 // The program stays f32; where the converted program would hold a value in
-// f16, it is rounded (truncf then extf) behind the gate of the op that
-// computes low. Gates come from a new last argument, one per location name.
+// f16, it is rounded (truncf then extf, selected by the gate of the op that
+// computes low) in an elementwise generic. Gates come from a new last
+// argument, one per location name.
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[W:.+]]: tensor<8x4xf32>, %[[GATEARG:.+]]: tensor<3xf32>) -> tensor<4x4xf32>
@@ -13,25 +14,27 @@
 // CHECK: %[[G1:.+]] = tensor.extract %[[GATEARG]][%c1]
 // CHECK: %[[ON1:.+]] = arith.cmpf une, %[[G1]], %[[ZERO]] : f32
 // The matmul reads f16 operands; its f32 accumulator (outs) is not rounded.
-// CHECK: %[[RX:.+]] = scf.if %[[ON0]] -> (tensor<4x8xf32>) {
-// CHECK:   %[[T:.+]] = arith.truncf %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
-// CHECK:   %[[E:.+]] = arith.extf %[[T]] : tensor<4x8xf16> to tensor<4x8xf32>
-// CHECK:   scf.yield %[[E]]
-// CHECK: } else {
-// CHECK:   scf.yield %[[X]]
-// CHECK: %[[RW:.+]] = scf.if %[[ON0]] -> (tensor<8x4xf32>)
+// CHECK: %[[RX:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[IN]] : f32 to f16
+// CHECK-NEXT:   %[[E:.+]] = arith.extf %[[T]] : f16 to f32
+// CHECK-NEXT:   %[[S:.+]] = arith.select %[[ON0]], %[[E]], %[[IN]] : f32
+// CHECK-NEXT:   linalg.yield %[[S]]
+// CHECK: %[[RW:.+]] = linalg.generic {{.*}} ins(%[[W]] : tensor<8x4xf32>)
+// CHECK: arith.select %[[ON0]]
 // CHECK: %[[MM:.+]] = linalg.matmul ins(%[[RX]], %[[RW]] : tensor<4x8xf32>, tensor<8x4xf32>) outs(%[[ACC:.+]] : tensor<4x4xf32>)
 // The add reads the accumulator rounded and stores its result in f16 for
 // the next matmul, behind its own gate.
-// CHECK: %[[RMM:.+]] = scf.if %[[ON1]] -> (tensor<4x4xf32>)
+// CHECK: %[[RMM:.+]] = linalg.generic {{.*}} ins(%[[MM]] : tensor<4x4xf32>)
+// CHECK: arith.select %[[ON1]]
 // CHECK: %[[ADD:.+]] = arith.addf %[[RMM]], %{{.+}} : tensor<4x4xf32>
-// CHECK: scf.if %[[ON1]] -> (tensor<4x4xf32>)
-// CHECK-NEXT: arith.truncf %[[ADD]]
+// CHECK: linalg.generic {{.*}} ins(%[[ADD]] : tensor<4x4xf32>)
+// CHECK: arith.select %[[ON1]]
 // CHECK: linalg.matmul
 // exp reads the second matmul's f32 accumulator and stays f32: no gate, no
 // rounding.
 // CHECK: math.exp %{{.+}} : tensor<4x4xf32>
-// CHECK-NOT: scf.if
+// CHECK-NOT: arith.truncf
 // CHECK: return
 func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %z = arith.constant 0.0 : f32

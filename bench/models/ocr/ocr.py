@@ -70,7 +70,8 @@ def available():
 
 def _font(name, size):
     from PIL import ImageFont
-    return ImageFont.truetype(os.path.join(FONT_DIR, name), size)
+    return ImageFont.truetype(name if os.path.isabs(name) else os.path.join(FONT_DIR, name),
+                              size)
 
 
 def render_line(text, font, size):
@@ -163,3 +164,83 @@ def regions(mask):
 def iou(a, b):
     union = np.logical_or(a, b).sum()
     return float(np.logical_and(a, b).sum() / union) if union else 1.0
+
+
+# More lines, for tuning a precision policy on some and checking it on the
+# others (bench/tune): fonts, sizes and styles, digits, punctuation, and
+# Chinese (the recogniser's dictionary is mostly CJK), rendered with
+# WenQuanYi Micro Hei (fonts-wqy-microhei). Four batches of eight.
+CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+MORE_LINES = [
+    ("Quarterly report", "DejaVuSerif-Italic.ttf", 30),
+    ("3.14159 2.71828", "DejaVuSansMono.ttf", 28),
+    ("混合精度计算", CJK_FONT, 32),
+    ("Invoice #4471-B", "DejaVuSans-Bold.ttf", 28),
+    ("price: $19.99 (-25%)", "DejaVuSansCondensed.ttf", 28),
+    ("深度学习模型", CJK_FONT, 30),
+    ("The quick brown fox", "DejaVuSans-Oblique.ttf", 30),
+    ("2026-12-07 09:30", "DejaVuSansMono-Bold.ttf", 26),
+    ("文字识别测试", CJK_FONT, 34),
+    ("Zürich, Genève", "DejaVuSerif.ttf", 30),
+    ("email@example.org", "DejaVuSans.ttf", 26),
+    ("北京 上海 广州", CJK_FONT, 30),
+    ("SECTION 12.4(b)", "DejaVuSerifCondensed-Bold.ttf", 28),
+    ("Hello, world!", "DejaVuSansCondensed-Oblique.ttf", 32),
+    ("GPU 加速 2026", CJK_FONT, 30),
+    ("0123456789", "DejaVuSansMono.ttf", 30),
+    ("Total: 1,234.50 EUR", "DejaVuSerif-Bold.ttf", 26),
+    ("模型推理速度", CJK_FONT, 28),
+    ("low precision", "DejaVuSans-ExtraLight.ttf", 32),
+    ("Page 7 of 12", "DejaVuSerifCondensed-Italic.ttf", 30),
+    ("中文 OCR 识别", CJK_FONT, 30),
+    ("a+b=c; x*y/z", "DejaVuSansMono-Oblique.ttf", 28),
+    ("Station Road 42", "DejaVuSans-BoldOblique.ttf", 28),
+    ("开源软件项目", CJK_FONT, 32),
+    ("Version 3.0.1", "DejaVuSansCondensed-Bold.ttf", 30),
+    ("\"quoted\" text", "DejaVuSerif.ttf", 28),
+    ("数据中心", CJK_FONT, 34),
+    ("Tel. +49 30 1234", "DejaVuSans.ttf", 26),
+    ("ACCURACY BUDGET", "DejaVuSerif-BoldItalic.ttf", 26),
+    ("人工智能", CJK_FONT, 32),
+    ("x = 0.5 +/- 0.01", "DejaVuSansMono-BoldOblique.ttf", 26),
+    ("Open Source", "DejaVuSerifCondensed.ttf", 32),
+]
+
+
+def more_rec_inputs():
+    """Batches of (8, 3, 48, 320) float32 recogniser inputs: four of them."""
+    lines = [_resize_norm_pad(render_line(t, f, s), 48, 320) for t, f, s in MORE_LINES]
+    return [np.stack(lines[k:k + 8]) for k in range(0, len(lines), 8)]
+
+
+def more_cls_inputs():
+    """Batches of (8, 3, 48, 192) classifier inputs, every other line upside
+    down: four of them."""
+    from PIL import Image
+    lines = []
+    for k, (t, f, s) in enumerate(MORE_LINES):
+        img = render_line(t, f, s)
+        if k % 2:
+            img = img.transpose(Image.ROTATE_180)
+        lines.append(_resize_norm_pad(img, 48, 192))
+    return [np.stack(lines[k:k + 8]) for k in range(0, len(lines), 8)]
+
+
+def more_det_inputs():
+    """Four (1, 3, 256, 320) pages, each of four of MORE_LINES at sizes
+    scaled to fit the page."""
+    from PIL import Image, ImageDraw
+    pages = []
+    for p in range(4):
+        img = Image.new("RGB", PAGE_SIZE, "white")
+        draw = ImageDraw.Draw(img)
+        for row in range(4):
+            text, font, size = MORE_LINES[(p * 8 + row * 2 + p) % len(MORE_LINES)]
+            f = _font(font, max(18, size - 8))
+            draw.text((12 + 10 * ((row + p) % 3), 16 + 60 * row), text, font=f, fill="black")
+        a = np.asarray(img, dtype=np.float32) / 255.0
+        mean = np.array([0.485, 0.456, 0.406], dtype=np.float32)
+        std = np.array([0.229, 0.224, 0.225], dtype=np.float32)
+        pages.append(np.ascontiguousarray(((a - mean) / std).transpose(2, 0, 1)[None],
+                                          dtype=np.float32))
+    return pages

@@ -199,9 +199,16 @@ def EmulatePrecision : Pass<"amp-emulate-precision", "::mlir::ModuleOp"> {
            "not emulated (they stay f32)">,
     Option<"gatesFile", "gates", "std::string", /*default=*/"\"\"",
            "Write the gates as JSON to this file ('-' for stdout)">,
+    Option<"excessPrecision", "excess-precision", "bool",
+           /*default=*/"false",
+           "Emulate a target that computes a chain of low elementwise ops in "
+           "f32 and rounds where a value enters or leaves it, as amp's CPU "
+           "backend does for bf16 (amp-excess-precision); otherwise every op "
+           "that computes low rounds its results, as a target computing in "
+           "the low type does">,
   ]);
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
