@@ -30,7 +30,6 @@ bit for bit against cold ones.
 
 import argparse
 import os
-import platform
 import re
 import subprocess
 import sys
@@ -40,25 +39,13 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from machine import cpu_name, llvm_chip  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench", "models", "ocr"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "models", "digits"))
 AMP_RUN = os.path.join(ROOT, "build", "bin", "amp-run")
 SERIAL_CODE = ["--pipeline-options=outline-kernels=false bound-llvm-unrolling=false"]
 SERIAL = SERIAL_CODE + ["--compile-threads=1", "--no-cache"]
-
-
-def cpu_name():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor()
-
-
-def llvm_chip():
-    out = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"], capture_output=True,
-                         text=True).stdout
-    m = re.search(r"Host CPU: (\S+)", out)
-    return m.group(1) if m else "?"
 
 
 def models(selected, folder):

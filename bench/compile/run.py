@@ -25,6 +25,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from machine import cpu_name  # noqa: E402
 
 
 def timing(amp_opt, path, extra):
@@ -42,17 +44,6 @@ def count_ops(amp_opt, path):
     out = subprocess.run([amp_opt, path, "--amp-test-print-policy", "-o", os.devnull],
                          capture_output=True, text=True, check=True).stdout
     return out.count("\n")
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main():

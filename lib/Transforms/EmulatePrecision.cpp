@@ -45,18 +45,19 @@ using namespace mlir::amp;
 
 namespace {
 
-/// One op behind a gate, as the gates file lists it.
-struct GatedOp {
-  std::string name;
-  int64_t flops;
-};
-
-/// The ops one gate switches: those that share a location name.
+/// One gate: an op that computes, as the gates file lists it. Every such op
+/// of the entry has one, in program order, whatever its mode, so that the
+/// list is the same under any policy: a tuner reads the modes a policy
+/// gives (gates-only) and switches the gates of the ops it makes low.
 struct Gate {
-  SmallVector<GatedOp, 1> ops;
-  /// Whether a policy rule can select them (the name is a location name;
-  /// ops without one share the gate "" and cannot be kept f32 by a rule).
-  bool selectable = true;
+  /// The op's first location name: what a policy rule's `loc:` selects
+  /// ("" when it has none: no rule can select it).
+  std::string loc;
+  std::string opName;
+  ComputeMode mode;
+  int64_t flops;
+  /// Low by its own category (allow), not by following its neighbours.
+  bool allow;
 };
 
 /// The element type of an f32 scalar or ranked tensor, else null.
@@ -208,7 +209,7 @@ struct EmulatePrecision
   }
 
   void runOnOperation() override;
-  LogicalResult writeGates(ArrayRef<std::pair<std::string, Gate>> gates,
+  LogicalResult writeGates(ArrayRef<Gate> gates,
                            int64_t totalFlops, int argument);
 
   DecisionSetup decisions;
@@ -237,14 +238,13 @@ void EmulatePrecision::runOnOperation() {
   if (failed(assignment))
     return signalPassFailure();
 
-  // The gates, in program order, and the ops each switches.
+  // The gates, in program order.
   struct Site {
     Operation *op;
     const OpDecision *decision;
     unsigned gate;
   };
-  std::vector<std::pair<std::string, Gate>> gates;
-  llvm::StringMap<unsigned> gateIndex;
+  std::vector<Gate> gates;
   SmallVector<Site> sites, wideSites;
   llvm::DenseMap<Operation *, unsigned> gateOf;
   int64_t totalFlops = 0;
@@ -255,32 +255,33 @@ void EmulatePrecision::runOnOperation() {
     bool computes = decision.mode == ComputeMode::Low ||
                     decision.mode == ComputeMode::WideAccumulator ||
                     decision.mode == ComputeMode::F32;
+    // Moving low data keeps it low, and a consumer that computes low
+    // rounds what it reads: only ops that compute get gates.
     if (!computes || movesDataOnly(op, decision.lowType))
       continue;
     int64_t flops = estimateFlops(op, decision);
     totalFlops += flops;
+    SmallVector<std::string> names = getLocationNames(op->getLoc());
+    unsigned index = gates.size();
+    gates.push_back({names.empty() ? std::string() : names.front(),
+                     op->getName().getStringRef().str(), decision.mode, flops,
+                     decision.category == Policy::Allow});
     if (decision.mode == ComputeMode::WideAccumulator)
-      wideSites.push_back({op, &decision, 0});
-    // Only ops that compute round (data movement was skipped above):
-    // moving low data keeps it low, and a consumer that computes low rounds
-    // what it reads.
+      wideSites.push_back({op, &decision, index});
     if (decision.mode != ComputeMode::Low)
       continue;
-    SmallVector<std::string> names = getLocationNames(op->getLoc());
-    std::string key = names.empty() ? std::string() : names.front();
-    auto [it, inserted] = gateIndex.try_emplace(key, gates.size());
-    if (inserted)
-      gates.push_back({key, Gate()});
-    Gate &gate = gates[it->second].second;
-    gate.selectable = !names.empty();
-    gate.ops.push_back({op->getName().getStringRef().str(), flops});
-    sites.push_back({op, &decision, it->second});
-    gateOf[op] = sites.back().gate;
+    sites.push_back({op, &decision, index});
+    gateOf[op] = index;
+  }
+  if (gatesOnly) {
+    if (failed(writeGates(gates, totalFlops, -1)))
+      signalPassFailure();
+    return;
   }
 
   int argument = -1;
-  SmallVector<Value> flagValues;
-  if (!gates.empty()) {
+  llvm::DenseMap<unsigned, Value> flagValues;
+  if (!sites.empty()) {
     MLIRContext *ctx = &getContext();
     auto gatesType = RankedTensorType::get({int64_t(gates.size())},
                                            Float32Type::get(ctx));
@@ -294,12 +295,12 @@ void EmulatePrecision::runOnOperation() {
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     Location loc = function.getLoc();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    SmallVector<Value> &flags = flagValues;
-    for (unsigned i = 0; i < gates.size(); ++i) {
-      Value index = arith::ConstantIndexOp::create(b, loc, i);
+    llvm::DenseMap<unsigned, Value> &flags = flagValues;
+    for (const Site &site : sites) {
+      Value index = arith::ConstantIndexOp::create(b, loc, site.gate);
       Value g = tensor::ExtractOp::create(b, loc, gatesArg, ValueRange{index});
-      flags.push_back(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
-                                            g, zero));
+      flags[site.gate] = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::UNE, g, zero);
     }
 
     // An op that computes low reads its float operands low (except
@@ -415,7 +416,7 @@ void EmulatePrecision::runOnOperation() {
 }
 
 LogicalResult
-EmulatePrecision::writeGates(ArrayRef<std::pair<std::string, Gate>> gates,
+EmulatePrecision::writeGates(ArrayRef<Gate> gates,
                              int64_t totalFlops, int argument) {
   if (gatesFile.empty())
     return success();
@@ -432,21 +433,13 @@ EmulatePrecision::writeGates(ArrayRef<std::pair<std::string, Gate>> gates,
       json.attribute("argument", int64_t(argument));
       json.attribute("total-flops", totalFlops);
       json.attributeArray("gates", [&] {
-        for (const auto &[name, gate] : gates)
+        for (const Gate &gate : gates)
           json.object([&] {
-            json.attribute("loc", name);
-            json.attribute("selectable", gate.selectable);
-            int64_t flops = 0;
-            for (const GatedOp &op : gate.ops)
-              flops += op.flops;
-            json.attribute("flops", flops);
-            json.attributeArray("ops", [&] {
-              for (const GatedOp &op : gate.ops)
-                json.object([&] {
-                  json.attribute("op", op.name);
-                  json.attribute("flops", op.flops);
-                });
-            });
+            json.attribute("loc", gate.loc);
+            json.attribute("op", gate.opName);
+            json.attribute("mode", stringifyComputeMode(gate.mode));
+            json.attribute("allow", gate.allow);
+            json.attribute("flops", gate.flops);
           });
       });
     });

@@ -276,8 +276,9 @@ class _Tuner:
     def run_all(self, lib, sets, extra=()):
         return [lib(list(s) + list(extra)) for s in sets]
 
-    def emulation(self, policy=None):
-        """(emulated text, gates) for the decisions under `policy`."""
+    def emulation(self, policy=None, gates_only=False):
+        """(emulated text, gates) for the decisions under `policy`; with
+        `gates_only`, (None, gates): the modes the policy gives each op."""
         from ._convert import mixed_precision_options
         gates_path = os.path.join(self.workdir, "gates.json")
         policy_file = self._policy_file(policy)
@@ -285,17 +286,24 @@ class _Tuner:
                                           policy_file=policy_file, **self.options)
         options = [o for o in options if not o.startswith("explain=")]
         options += [f"entry={self.entry}", f"gates={gates_path}",
-                    f"excess-precision={'true' if self.excess_precision else 'false'}"]
+                    f"excess-precision={'true' if self.excess_precision else 'false'}",
+                    f"gates-only={'true' if gates_only else 'false'}"]
         pipeline = "builtin.module(amp-emulate-precision{" + " ".join(options) + "})"
         with Context() as ctx, ctx.parse(self.text, self.name) as module:
             try:
                 module.run_pipeline(pipeline)
             except AmpError as e:
                 raise AmpError("tune: amp-emulate-precision failed", e.diagnostics) from None
-            text = module.print()
+            text = None if gates_only else module.print()
         with open(gates_path) as f:
             gates = json.load(f)
         return text, gates
+
+    def low_flops(self, policy):
+        """The fraction of FLOPs the pass makes low under `policy`."""
+        _, gates = self.emulation(policy, gates_only=True)
+        low = sum(int(g["flops"]) for g in gates["gates"] if g["mode"] == "low")
+        return low / max(int(gates["total-flops"]), 1)
 
     def _policy_file(self, policy):
         if not policy or not policy.get("rules"):
@@ -350,7 +358,7 @@ def _write_atomically(path, text):
 
 def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
          method="sensitivity", holdout=None, entry="main", name=None, options=None,
-         excess_precision=False, log=None):
+         excess_precision=None, log=None):
     """Finds the ops to keep f32 so that the program converted to
     `precision` meets the budget on every input set, keeping as many FLOPs
     low as it can.
@@ -370,8 +378,9 @@ def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
     options:   further mixed-precision options, as amp.convert takes them
                (e.g. {"accumulate": "f32"}).
     excess_precision: emulate a target that computes chains of low
-               elementwise ops in f32 (amp's CPU backend in bf16) instead of
-               one that rounds every op's result (the default, stricter).
+               elementwise ops in f32, as amp's CPU backend does in bf16,
+               where the policy is verified; None (default) does so for
+               bf16; False emulates a target that rounds every op's result.
     log:       a callable that receives progress lines.
 
     Returns a TuneResult. Raises AmpOptionError on bad arguments or inputs
@@ -401,6 +410,8 @@ def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
     held = _input_sets(holdout) if holdout else []
 
     with tempfile.TemporaryDirectory(prefix="amp-tune-") as workdir:
+        if excess_precision is None:
+            excess_precision = precision == "bf16"
         t = _Tuner(ir, precision, budget, name, entry, options, workdir, log,
                    excess_precision=bool(excess_precision))
         # SIGTERM ends a run as Ctrl-C does: nothing written, temporaries gone.
@@ -439,18 +450,23 @@ def _tune(t, sets, held, method, start):
                        "rejects the f32 program's own outputs); no policy written")
 
     emulated_text, gates = t.emulation()
-    total_flops = max(int(gates["total-flops"]), 1)
-    selectable = [g for g in gates["gates"] if g["selectable"]]
-    locs = [g["loc"] for g in selectable]
-    flops = {g["loc"]: int(g["flops"]) for g in selectable}
-    log(f"{len(locs)} ops can be kept f32 ({len(gates['gates'])} gates); "
-        f"{sum(flops.values()) / total_flops:.1%} of FLOPs low by default")
+    # What a policy can keep f32: the location names of the ops low by
+    # default (several ops can share one: an ONNX node made of several ops).
+    locs, flops = [], {}
+    for g in gates["gates"]:
+        if g["mode"] == "low" and g["loc"]:
+            if g["loc"] not in flops:
+                locs.append(g["loc"])
+                flops[g["loc"]] = 0
+            flops[g["loc"]] += int(g["flops"])
+    default_low = t.low_flops(None)
+    log(f"{len(locs)} ops can be kept f32; {default_low:.1%} of FLOPs low by default")
 
     ranking = None
     if method == "bisect":
         kept, notes = _bisect(t, locs, sets, refs)
     else:
-        kept, notes, ranking = _search(t, emulated_text, gates, locs, sets, refs)
+        kept, notes, ranking = _search(t, emulated_text, gates, locs, flops, sets, refs)
 
     # The final policy, always verified as the real converted program.
     policy = _rules(kept)
@@ -477,13 +493,11 @@ def _tune(t, sets, held, method, start):
         ok, errors = t.evaluate_real(policy, sets, refs)
 
     # FLOPs low, as the pass decides them under the final policy.
-    _, final_gates = t.emulation(policy)
-    low = sum(int(g["flops"]) for g in final_gates["gates"])
     summary = {
         "precision": t.precision, "method": method, "budget": t.budget.describe(),
         "inputs": len(sets), "ops": len(locs), "kept-f32": len(kept),
-        "low-flops-fraction": low / max(int(final_gates["total-flops"]), 1),
-        "default-low-flops-fraction": sum(flops.values()) / total_flops,
+        "low-flops-fraction": t.low_flops(policy),
+        "default-low-flops-fraction": default_low,
         "errors": errors,
     }
     if held:
@@ -524,10 +538,11 @@ class _Ranking:
     """Ops in decreasing order of their own contribution to the output
     error, produced lazily by group testing on the emulated program: groups
     of consecutive ops are measured (only the group low), and the group
-    with the largest error is split in halves and measured again, until a
-    single op comes out on top: it is the next in the ranking. The k most
-    sensitive of N ops cost about sqrt(N) + 2 k log2(sqrt(N)) runs instead
-    of N."""
+    with the largest error is split in halves (from eight ops down, into
+    single ops) and measured again, until a single op comes out on top: it
+    is the next in the ranking. The k most sensitive of N ops cost about
+    sqrt(N) + k (2 log2(sqrt(N) / 8) + 8) runs when they are few, and at
+    most about 2N when the error is spread over all of them."""
 
     def __init__(self, locs, measure, log):
         import heapq
@@ -551,6 +566,12 @@ class _Ranking:
                 self.errors[members[0]] = -error
                 self._log(f"rank {len(self.ranked)}: {members[0]} ({-error:.3g})")
                 continue
+            # Small groups are measured op by op: when errors are spread
+            # over many ops, most of a popped group's ops are ranked soon.
+            if len(members) <= 8:
+                for member in members:
+                    self._push([member])
+                continue
             half = len(members) // 2
             self._push(members[:half])
             self._push(members[half:])
@@ -560,34 +581,48 @@ class _Ranking:
         return not self._heap
 
 
-def _search(t, emulated_text, gates, locs, sets, refs):
+def _search(t, emulated_text, gates, locs, flops, sets, refs):
     """The emulated program: all ops low if that meets the budget; else the
     fewest most sensitive ops kept f32 that meet it there, by doubling then
     bisecting over the ranking."""
     np = _numpy()
     log = t.log
     lib = t.compile(emulated_text, "emulated")
-    index = {g["loc"]: i for i, g in enumerate(gates["gates"])}
     n = len(gates["gates"])
-    unselectable = [i for i, g in enumerate(gates["gates"]) if not g["selectable"]]
+    default_low = [i for i, g in enumerate(gates["gates"]) if g["mode"] == "low"]
+    ops_of = {}
+    for i in default_low:
+        ops_of.setdefault(gates["gates"][i]["loc"], []).append(i)
+    unselectable = ops_of.get("", [])
 
-    def run(low_locs):
+    def run(on):
         vector = np.zeros(n, np.float32)
-        vector[unselectable] = 1
-        for loc in low_locs:
-            vector[index[loc]] = 1
+        vector[sorted(on)] = 1
         return t.run_all(lib, sets, [vector] if n else [])
 
+    def rounding(low_locs):
+        """Only the ops of `low_locs` low (and those no rule can select)."""
+        return set(unselectable).union(*(ops_of[l] for l in low_locs))
+
+    placed = {}
+
     def evaluate(kept):
-        kept = set(kept)
+        """The budget for the policy keeping `kept` f32, with the ops low
+        that the pass makes low under it (a follow op between f32 ops
+        stays f32): the decisions are made again, the program is not
+        compiled again."""
+        key = frozenset(kept)
+        if key not in placed:
+            _, g = t.emulation(_rules(sorted(kept)), gates_only=True)
+            placed[key] = {i for i, op in enumerate(g["gates"]) if op["mode"] == "low"}
         t.emulated_runs += 1
-        return t.budget.meets(refs, run([l for l in locs if l not in kept]))
+        return t.budget.meets(refs, run(placed[key]))
 
     def measure(members):
         # The error over all outputs (relative RMS), which does not saturate
         # as the largest error does when an output's argmax flips.
         t.sensitivity_runs += 1
-        e = Budget.errors(refs, run(members))["rms-rel"]
+        e = Budget.errors(refs, run(rounding(members)))["rms-rel"]
         return e if math.isfinite(e) else 1e30
 
     ok, errors = evaluate([])
@@ -621,6 +656,17 @@ def _search(t, emulated_text, gates, locs, sets, refs):
     kept = ranking.prefix(good)
     log("most sensitive: " + ", ".join(f"{l} ({ranking.errors[l]:.3g})"
                                        for l in ranking.ranked[:5]))
+    # Pruning: the ranking orders by error, not by what an op costs in f32.
+    # Each kept op goes back to low, the most FLOPs first, where the
+    # emulated program still meets the budget without it.
+    for loc in sorted(kept, key=lambda l: -flops.get(l, 0)):
+        if len(kept) <= 1 or flops.get(loc, 0) == 0:
+            continue
+        trial = [l for l in kept if l != loc]
+        ok, _ = evaluate(trial)
+        if ok:
+            kept = trial
+            log(f"{loc} goes back to {t.precision}: the budget holds without it")
     notes = {loc: f"rank {r + 1}: alone in {t.precision} it moves the outputs by "
                   f"{ranking.errors[loc]:.3g} (relative RMS)"
              for r, loc in enumerate(kept)}

@@ -10,7 +10,7 @@ set: the entry's arguments as .npy files in name order (arg0.npy, ...).
     --metric FILE.py:FUNCTION       metric(f32_outputs, outputs) -> bool
     --holdout DIR...                input sets to report on, not tuned on
     --method sensitivity|bisect     amp's search, or ONNX Runtime's bisection
-    --excess-precision              emulate fused chains computed in f32
+    --emulate auto|per-op|excess    what the emulation rounds (auto: excess for bf16)
     -o POLICY.yaml                  the policy (written only on success)
     --summary FILE.json             the summary as JSON
 
@@ -60,9 +60,11 @@ def main(argv=None):
     parser.add_argument("--metric", default=None, metavar="FILE.py:FUNCTION")
     parser.add_argument("--method", default="sensitivity", choices=("sensitivity", "bisect"))
     parser.add_argument("--entry", default="main")
-    parser.add_argument("--excess-precision", action="store_true",
-                        help="emulate a target that computes chains of low elementwise ops "
-                             "in f32 (amp's CPU backend in bf16)")
+    parser.add_argument("--emulate", default="auto", choices=("auto", "per-op", "excess"),
+                        help="what the emulation rounds: every low op's result (per-op), "
+                             "or only where values enter or leave chains of elementwise "
+                             "ops (excess, as amp's CPU backend computes bf16); auto: "
+                             "excess for bf16")
     parser.add_argument("-o", "--output", default=None, help="the policy file to write")
     parser.add_argument("--summary", default=None, help="write the summary as JSON here")
     parser.add_argument("-q", "--quiet", action="store_true")
@@ -76,7 +78,8 @@ def main(argv=None):
         result = tune(args.model, args.inputs, precision=args.precision, budget=args.budget,
                       metric=metric, output=args.output, method=args.method,
                       holdout=args.holdout, entry=args.entry,
-                      excess_precision=args.excess_precision, log=log)
+                      excess_precision={"auto": None, "per-op": False,
+                                        "excess": True}[args.emulate], log=log)
     except AmpOptionError as e:
         print(f"amp.tune: error: {e}", file=sys.stderr)
         return 2

@@ -1,6 +1,19 @@
 // RUN: amp-opt %s --split-input-file --amp-emulate-precision="gates=%t.json" | FileCheck %s
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=GATES
 // RUN: not amp-opt %s --split-input-file --amp-emulate-precision="entry=nothing" 2>&1 | FileCheck %s --check-prefix=ENTRY
+// With gates-only, the decisions under a policy and nothing changed.
+// RUN: amp-opt %s --amp-emulate-precision="gates-only=true never=linalg.matmul gates=%t.only.json" | FileCheck %s --check-prefix=ONLY
+// RUN: FileCheck %s --input-file=%t.only.json --check-prefix=ONLYGATES
+// ONLY: func.func @main(%{{.+}}: tensor<4x8xf32>, %{{.+}}: tensor<8x4xf32>) -> tensor<4x4xf32>
+// ONLY-NOT: truncf
+// ONLYGATES: "argument": -1,
+// ONLYGATES: "loc": "p2o.MatMul.0",
+// ONLYGATES-NEXT: "op": "linalg.matmul",
+// ONLYGATES-NEXT: "mode": "f32",
+// The add, between two f32 matmuls, follows them.
+// ONLYGATES: "loc": "p2o.Add.1",
+// ONLYGATES-NEXT: "op": "arith.addf",
+// ONLYGATES-NEXT: "mode": "f32",
 
 // The program stays f32; where the converted program would hold a value in
 // f16, it is rounded (truncf then extf, selected by the gate of the op that
@@ -8,7 +21,7 @@
 // argument, one per location name.
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[W:.+]]: tensor<8x4xf32>, %[[GATEARG:.+]]: tensor<3xf32>) -> tensor<4x4xf32>
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[W:.+]]: tensor<8x4xf32>, %[[GATEARG:.+]]: tensor<4xf32>) -> tensor<4x4xf32>
 // CHECK: %[[G0:.+]] = tensor.extract %[[GATEARG]][%c0]
 // CHECK: %[[ON0:.+]] = arith.cmpf une, %[[G0]], %[[ZERO:.+]] : f32
 // CHECK: %[[G1:.+]] = tensor.extract %[[GATEARG]][%c1]
@@ -48,20 +61,27 @@ func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
   return %r : tensor<4x4xf32>
 }
 
-// The gates file names each gate by the location name a policy rule
-// selects (`loc: p2o.MatMul.0`), with its ops and their FLOPs, and the
-// FLOPs of every op that computes (the exp's 16 included).
+// The gates file lists every op that computes, in program order, whatever
+// its mode (so that the list is the same under any policy): its location
+// name, which a policy rule selects (`loc: p2o.MatMul.0`), its mode, whether
+// it is low by its own category, and its FLOPs; the exp's gate is unused.
 // GATES: "entry": "main",
 // GATES: "argument": 2,
 // GATES: "total-flops": 416,
 // GATES: "loc": "p2o.MatMul.0",
-// GATES-NEXT: "selectable": true,
-// GATES-NEXT: "flops": 256,
-// GATES: "op": "linalg.matmul",
+// GATES-NEXT: "op": "linalg.matmul",
+// GATES-NEXT: "mode": "low",
+// GATES-NEXT: "allow": true,
+// GATES-NEXT: "flops": 256
 // GATES: "loc": "p2o.Add.1",
-// GATES: "flops": 16,
+// GATES-NEXT: "op": "arith.addf",
+// GATES-NEXT: "mode": "low",
+// GATES-NEXT: "allow": false,
+// GATES-NEXT: "flops": 16
 // GATES: "loc": "p2o.MatMul.3",
-// GATES: "flops": 128,
-// GATES-NOT: p2o.Exp.2
+// GATES: "flops": 128
+// GATES: "loc": "p2o.Exp.2",
+// GATES-NEXT: "op": "math.exp",
+// GATES-NEXT: "mode": "f32",
 
 // ENTRY: error: amp-emulate-precision: no function @nothing with a body (entry=nothing)

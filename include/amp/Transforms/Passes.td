@@ -180,9 +180,7 @@ def EmulatePrecision : Pass<"amp-emulate-precision", "::mlir::ModuleOp"> {
     it: the float operands of every op that computes low or reads low
     inputs into a wide accumulator, and the results the converted program
     stores low. Each rounding is guarded by a gate read from a new last
-    argument of the entry function, `tensor<Nxf32>` (nonzero: on). The ops
-    of one gate share a location name (an ONNX node's, or `file:line:col`),
-    so that a gate is what a policy rule `loc: NAME` selects.
+    argument of the entry function, `tensor<Nxf32>` (nonzero: on).
 
     With every gate on the program computes what the converted program
     computes (contractions accumulate in f32 in both; bodies of elementwise
@@ -190,8 +188,14 @@ def EmulatePrecision : Pass<"amp-emulate-precision", "::mlir::ModuleOp"> {
     is the f32 program. A precision tuner compiles it once and tries
     candidate policies as inputs, not recompiles (`python3 -m amp.tune`).
 
-    `gates=FILE` writes the gates as JSON: for each, its location name, its
-    ops with their mode and FLOPs; and the FLOPs of all float ops.
+    Every op of the entry that computes (not data movement) has a gate,
+    in program order, whatever its mode, so that the list is the same
+    under any policy. `gates=FILE` writes them as JSON: each op's first
+    location name (what a policy rule's `loc:` selects), its mode, whether
+    its category is allow, and its FLOPs; and the FLOPs of all of them.
+    With `gates-only` the pass writes the file and changes nothing: a tuner
+    learns the modes a candidate policy gives, and switches on the gates of
+    the ops it makes low.
   }];
   let options = !listconcat(decisionOptions, [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
@@ -199,6 +203,9 @@ def EmulatePrecision : Pass<"amp-emulate-precision", "::mlir::ModuleOp"> {
            "not emulated (they stay f32)">,
     Option<"gatesFile", "gates", "std::string", /*default=*/"\"\"",
            "Write the gates as JSON to this file ('-' for stdout)">,
+    Option<"gatesOnly", "gates-only", "bool", /*default=*/"false",
+           "Make the decisions and write the gates file only, changing "
+           "nothing: the modes a policy gives each gated op">,
     Option<"excessPrecision", "excess-precision", "bool",
            /*default=*/"false",
            "Emulate a target that computes a chain of low elementwise ops in "
