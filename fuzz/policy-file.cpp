@@ -8,7 +8,8 @@
 // Any text given as a policy file (`mixed-precision{policy-file=...}`, JSON
 // or YAML) is read into rules or refused with a message that names the
 // file, never a crash. The rules read are then matched against every op of
-// a small program (names, patterns, attribute and size conditions).
+// a small program (names, patterns, location and region selectors,
+// attribute and size conditions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +33,8 @@ func.func @f(%a: tensor<4x300xf32>, %b: tensor<300x8xf32>) -> tensor<4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %init = tensor.empty() : tensor<4x8xf32>
   %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<4x300xf32>, tensor<300x8xf32>) outs(%fill : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %e = math.exp %mm {fastmath = #arith.fastmath<fast>} : tensor<4x8xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<4x300xf32>, tensor<300x8xf32>) outs(%fill : tensor<4x8xf32>) -> tensor<4x8xf32> loc("p2o.MatMul.1"("model.mlir":5:3))
+  %e = math.exp %mm {fastmath = #arith.fastmath<fast>} : tensor<4x8xf32> loc(fused["p2o.Exp.2", "other"])
   %s = arith.addf %e, %mm : tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
@@ -68,5 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)table.lookupAccumulate(op);
     (void)table.lookupRange(op);
   });
+  // Selectors that matched nothing are described, each naming its rule.
+  for (const std::string &line : table.describeUnmatchedSelectors())
+    AMP_FUZZ_CHECK(llvm::StringRef(line).starts_with("policy.yaml:"));
   return 0;
 }

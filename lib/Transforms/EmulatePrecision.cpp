@@ -17,6 +17,7 @@
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Transforms/DecisionOptions.h"
+#include "amp/Transforms/EmulatePrecision.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,21 +45,6 @@ using namespace mlir;
 using namespace mlir::amp;
 
 namespace {
-
-/// One gate: an op that computes, as the gates file lists it. Every such op
-/// of the entry has one, in program order, whatever its mode, so that the
-/// list is the same under any policy: a tuner reads the modes a policy
-/// gives (gates-only) and switches the gates of the ops it makes low.
-struct Gate {
-  /// The op's first location name: what a policy rule's `loc:` selects
-  /// ("" when it has none: no rule can select it).
-  std::string loc;
-  std::string opName;
-  ComputeMode mode;
-  int64_t flops;
-  /// Low by its own category (allow), not by following its neighbours.
-  bool allow;
-};
 
 /// The element type of an f32 scalar or ranked tensor, else null.
 Type getRoundableF32(Type type) {
@@ -209,8 +195,7 @@ struct EmulatePrecision
   }
 
   void runOnOperation() override;
-  LogicalResult writeGates(ArrayRef<Gate> gates,
-                           int64_t totalFlops, int argument);
+  LogicalResult writeGates(const EmulationGates &gates);
 
   DecisionSetup decisions;
   template <typename PassT>
@@ -220,36 +205,27 @@ struct EmulatePrecision
 
 } // namespace
 
-void EmulatePrecision::runOnOperation() {
-  ModuleOp module = getOperation();
-  auto function = dyn_cast_if_present<FunctionOpInterface>(
-      SymbolTable::lookupSymbolIn(module, entry));
-  if (!function || function.isExternal()) {
-    mlir::emitError(module.getLoc())
-        << "amp-emulate-precision: no function @" << entry
-        << " with a body (entry=" << entry << ")";
-    return signalPassFailure();
-  }
+namespace {
+/// An op the emulation rounds around, and its gate.
+struct Site {
+  Operation *op;
+  const OpDecision *decision;
+  unsigned gate;
+};
 
-  AnalysisRun run;
-  FailureOr<PrecisionAssignment> assignment =
-      decisions.analyze(module, /*describeRanges=*/false,
-                        /*changeSignatures=*/true, run);
-  if (failed(assignment))
-    return signalPassFailure();
-
-  // The gates, in program order.
-  struct Site {
-    Operation *op;
-    const OpDecision *decision;
-    unsigned gate;
-  };
-  std::vector<Gate> gates;
+/// The gates of `function` and the ops that round behind them.
+struct GateCollection {
+  EmulationGates gates;
   SmallVector<Site> sites, wideSites;
   llvm::DenseMap<Operation *, unsigned> gateOf;
-  int64_t totalFlops = 0;
+};
+} // namespace
+
+static GateCollection collectGates(FunctionOpInterface function,
+                                   const PrecisionAssignment &assignment) {
+  GateCollection c;
   for (auto [op, decision] :
-       llvm::zip(assignment->getOps(), assignment->getDecisions())) {
+       llvm::zip(assignment.getOps(), assignment.getDecisions())) {
     if (!function->isProperAncestor(op))
       continue;
     bool computes = decision.mode == ComputeMode::Low ||
@@ -260,38 +236,48 @@ void EmulatePrecision::runOnOperation() {
     if (!computes || movesDataOnly(op, decision.lowType))
       continue;
     int64_t flops = estimateFlops(op, decision);
-    totalFlops += flops;
+    c.gates.totalFlops += flops;
     SmallVector<std::string> names = getLocationNames(op->getLoc());
-    unsigned index = gates.size();
-    gates.push_back({names.empty() ? std::string() : names.front(),
-                     op->getName().getStringRef().str(), decision.mode, flops,
-                     decision.category == Policy::Allow});
+    unsigned index = c.gates.gates.size();
+    c.gates.gates.push_back({names.empty() ? std::string() : names.front(),
+                             op->getName().getStringRef().str(), decision.mode,
+                             flops, decision.category == Policy::Allow});
     if (decision.mode == ComputeMode::WideAccumulator)
-      wideSites.push_back({op, &decision, index});
+      c.wideSites.push_back({op, &decision, index});
     if (decision.mode != ComputeMode::Low)
       continue;
-    sites.push_back({op, &decision, index});
-    gateOf[op] = index;
+    c.sites.push_back({op, &decision, index});
+    c.gateOf[op] = index;
   }
-  if (gatesOnly) {
-    if (failed(writeGates(gates, totalFlops, -1)))
-      signalPassFailure();
-    return;
-  }
+  return c;
+}
 
-  int argument = -1;
+EmulationGates
+mlir::amp::collectEmulationGates(FunctionOpInterface function,
+                                 const PrecisionAssignment &assignment) {
+  return collectGates(function, assignment).gates;
+}
+
+FailureOr<EmulationGates>
+mlir::amp::emulatePrecisionAssignment(FunctionOpInterface function,
+                                      const PrecisionAssignment &assignment,
+                                      bool excessPrecision) {
+  GateCollection c = collectGates(function, assignment);
+  EmulationGates &gates = c.gates;
+  SmallVector<Site> &sites = c.sites, &wideSites = c.wideSites;
+  llvm::DenseMap<Operation *, unsigned> &gateOf = c.gateOf;
   llvm::DenseMap<unsigned, Value> flagValues;
   if (!sites.empty()) {
-    MLIRContext *ctx = &getContext();
-    auto gatesType = RankedTensorType::get({int64_t(gates.size())},
+    MLIRContext *ctx = function->getContext();
+    auto gatesType = RankedTensorType::get({int64_t(gates.gates.size())},
                                            Float32Type::get(ctx));
-    argument = function.getNumArguments();
-    if (failed(function.insertArgument(argument, gatesType,
+    gates.argument = function.getNumArguments();
+    if (failed(function.insertArgument(gates.argument, gatesType,
                                        DictionaryAttr::get(ctx),
                                        function.getLoc())))
-      return signalPassFailure();
+      return failure();
     Block &body = function.getFunctionBody().front();
-    Value gatesArg = body.getArgument(argument);
+    Value gatesArg = body.getArgument(gates.argument);
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     Location loc = function.getLoc();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
@@ -353,7 +339,7 @@ void EmulatePrecision::runOnOperation() {
         unsigned k = result.getResultNumber();
         if (k >= d.dataResults.size() || !d.dataResults.test(k) ||
             !getRoundableF32(result.getType()) ||
-            getElementTypeOrSelf(assignment->getAssignedType(result)) !=
+            getElementTypeOrSelf(assignment.getAssignedType(result)) !=
                 d.lowType)
           continue;
         b.setInsertionPointAfter(op);
@@ -376,7 +362,7 @@ void EmulatePrecision::runOnOperation() {
   // operand the converted program reads low behind the producer's gate,
   // always for a constant or an argument, and never for a value carried
   // through control flow (rounded, if at all, where it was made).
-  OpBuilder b(&getContext());
+  OpBuilder b(function->getContext());
   Value alwaysOn;
   for (const Site &site : wideSites) {
     Operation *op = site.op;
@@ -385,7 +371,7 @@ void EmulatePrecision::runOnOperation() {
       unsigned k = use.getOperandNumber();
       if (k >= d.dataOperands.size() || !d.dataOperands.test(k) ||
           !getRoundableF32(use.get().getType()) ||
-          getElementTypeOrSelf(assignment->getAssignedType(use)) != d.lowType)
+          getElementTypeOrSelf(assignment.getAssignedType(use)) != d.lowType)
         continue;
       if ((d.accumulation &&
            llvm::is_contained(d.accumulation->accumulatorOperands, k)) ||
@@ -411,13 +397,35 @@ void EmulatePrecision::runOnOperation() {
     }
   }
 
-  if (failed(writeGates(gates, totalFlops, argument)))
+  return gates;
+}
+
+void EmulatePrecision::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto function = dyn_cast_if_present<FunctionOpInterface>(
+      SymbolTable::lookupSymbolIn(module, entry));
+  if (!function || function.isExternal()) {
+    mlir::emitError(module.getLoc())
+        << "amp-emulate-precision: no function @" << entry
+        << " with a body (entry=" << entry << ")";
+    return signalPassFailure();
+  }
+  AnalysisRun run;
+  FailureOr<PrecisionAssignment> assignment =
+      decisions.analyze(module, /*describeRanges=*/false,
+                        /*changeSignatures=*/true, run);
+  if (failed(assignment))
+    return signalPassFailure();
+  FailureOr<EmulationGates> gates =
+      gatesOnly ? collectEmulationGates(function, *assignment)
+                : emulatePrecisionAssignment(function, *assignment,
+                                             excessPrecision);
+  if (failed(gates) || failed(writeGates(*gates)))
     return signalPassFailure();
 }
 
 LogicalResult
-EmulatePrecision::writeGates(ArrayRef<Gate> gates,
-                             int64_t totalFlops, int argument) {
+EmulatePrecision::writeGates(const EmulationGates &gates) {
   if (gatesFile.empty())
     return success();
   std::string error;
@@ -430,10 +438,10 @@ EmulatePrecision::writeGates(ArrayRef<Gate> gates,
     json.object([&] {
       json.attribute("version", int64_t(1));
       json.attribute("entry", entry);
-      json.attribute("argument", int64_t(argument));
-      json.attribute("total-flops", totalFlops);
+      json.attribute("argument", int64_t(gates.argument));
+      json.attribute("total-flops", gates.totalFlops);
       json.attributeArray("gates", [&] {
-        for (const Gate &gate : gates)
+        for (const EmulationGate &gate : gates.gates)
           json.object([&] {
             json.attribute("loc", gate.loc);
             json.attribute("op", gate.opName);

@@ -598,7 +598,7 @@ def _search(t, emulated_text, gates, locs, flops, sets, refs):
     def run(on):
         vector = np.zeros(n, np.float32)
         vector[sorted(on)] = 1
-        return t.run_all(lib, sets, [vector] if n else [])
+        return t.run_all(lib, sets, [vector] if gates["argument"] >= 0 else [])
 
     def rounding(low_locs):
         """Only the ops of `low_locs` low (and those no rule can select)."""
