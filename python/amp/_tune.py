@@ -471,26 +471,46 @@ def _tune(t, sets, held, method, start):
     # The final policy, always verified as the real converted program.
     policy = _rules(kept)
     ok, errors = t.evaluate_real(policy, sets, refs)
-    while not ok:
-        # The next most sensitive ops join the f32 set (in program order
-        # where there is no ranking).
-        step = max(1, len(kept) // 2)
-        if ranking is not None:
-            extra = [l for l in ranking.prefix(len(kept) + step) if l not in kept]
-        else:
-            extra = [l for l in locs if l not in kept][:step]
-        if not extra:
-            extra = [l for l in locs if l not in kept][:step]
-        if not extra:
-            raise AmpError("tune: the budget is not met even with every op in f32; no "
-                           "policy written")
-        log(f"the converted program misses the budget ({_describe(errors)}); keeping "
-            f"{len(extra)} more op(s) f32")
-        for loc in extra:
-            kept.append(loc)
-            notes.setdefault(loc, "kept f32 when the converted program missed the budget")
+    if not ok:
+        # The emulation met the budget where the converted program does
+        # not: the next ops of the ranking join the f32 set, as few as the
+        # converted program needs (1, 2, 4, ... more, then bisection).
+        base = list(kept)
+
+        def extra(count):
+            more = [l for l in (ranking.prefix(len(base) + count) if ranking else [])
+                    if l not in base]
+            more += [l for l in locs if l not in base and l not in more]
+            return more[:count]
+
+        missing, step, hit = 0, 1, None
+        while hit is None:
+            if step > len(locs) - len(base):
+                step = len(locs) - len(base)
+            if step <= missing:
+                raise AmpError("tune: the budget is not met even with every op in f32; "
+                               "no policy written")
+            log(f"the converted program misses the budget ({_describe(errors)}); trying "
+                f"{step} more op(s) f32")
+            trial = base + extra(step)
+            ok, trial_errors = t.evaluate_real(_rules(trial), sets, refs)
+            if ok:
+                hit, errors = step, trial_errors
+            else:
+                missing, errors, step = step, trial_errors, 2 * step
+        while hit - missing > 1:
+            mid = (hit + missing) // 2
+            trial = base + extra(mid)
+            ok, trial_errors = t.evaluate_real(_rules(trial), sets, refs)
+            if ok:
+                hit, errors = mid, trial_errors
+            else:
+                missing = mid
+        kept = base + extra(hit)
+        for loc in kept[len(base):]:
+            notes.setdefault(loc, "kept f32 because the converted program missed the budget "
+                                  "without it")
         policy = _rules(kept)
-        ok, errors = t.evaluate_real(policy, sets, refs)
 
     # FLOPs low, as the pass decides them under the final policy.
     summary = {
