@@ -569,6 +569,12 @@ class _Ranking:
         self._heapq, self._measure, self._log = heapq, measure, log
         self._heap, self._order = [], 0
         self.ranked, self.errors = [], {}
+        self._locs, self._started = locs, False
+
+    def _start(self):
+        # The groups are measured when the ranking is first asked for.
+        self._started = True
+        locs = self._locs
         size = max(1, int(math.ceil(math.sqrt(len(locs)))))
         for k in range(0, len(locs), size):
             self._push(locs[k:k + size])
@@ -579,6 +585,8 @@ class _Ranking:
         self._heapq.heappush(self._heap, (-error, self._order, members))
 
     def prefix(self, k):
+        if not self._started:
+            self._start()
         while len(self.ranked) < k and self._heap:
             error, _, members = self._heapq.heappop(self._heap)
             if len(members) == 1:
@@ -598,7 +606,7 @@ class _Ranking:
         return self.ranked[:k]
 
     def exhausted(self):
-        return not self._heap
+        return self._started and not self._heap
 
 
 def _search(t, emulated_text, gates, locs, flops, sets, refs):
@@ -645,12 +653,13 @@ def _search(t, emulated_text, gates, locs, flops, sets, refs):
         e = Budget.errors(refs, run(rounding(members)))["rms-rel"]
         return e if math.isfinite(e) else 1e30
 
+    ranking = _Ranking(locs, measure, log)
     ok, errors = evaluate([])
     log(f"all ops low (emulated): {_describe(errors)}")
     if ok:
-        return [], {}, None
+        # The ranking is made only if the converted program misses.
+        return [], {}, ranking
 
-    ranking = _Ranking(locs, measure, log)
     # Doubling: 1, 2, 4, ... of the most sensitive kept f32 (all of them
     # f32 is the f32 program, which meets the budget).
     bad, k = 0, 1
