@@ -195,13 +195,13 @@ def plot(results, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    labels = [f"{e['model']}\n{e['precision']}" for e in results
+    labels = [f"{e['model']} {e['precision']}" for e in results
               if e.get("sensitivity") and e.get("bisect")]
     pairs = [(e["sensitivity"], e["bisect"]) for e in results
              if e.get("sensitivity") and e.get("bisect")]
     if not pairs:
         return
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    fig, axes = plt.subplots(1, 3, figsize=(16, 6))
     xs = np.arange(len(pairs))
     for ax, key, title in ((axes[0], "real-runs", "compiled runs"),
                            (axes[1], "seconds", "wall time (s)"),
@@ -220,12 +220,17 @@ def plot(results, path):
     fig.savefig(path, dpi=90)
 
 
+def tuning_minutes(results):
+    return sum(e[m]["seconds"] for e in results for m in ("sensitivity", "bisect")
+               if m in e) / 60
+
+
 def write_docs(results, meta):
     md = os.path.join(ROOT, "docs", "Accuracy.md")
     text = open(md).read()
     body = [BEGIN,
-            f"Measured on {meta['chip']}, {meta['date']}, "
-            f"{meta['seconds'] / 60:.0f} minutes in all, by `bench/tune/run.py`.",
+            f"Measured on {meta['chip']}, {meta['date']}, by `bench/tune/run.py`; the "
+            f"tuning runs below took {tuning_minutes(results):.0f} minutes in all.",
             "", table(results), "", "![tuning](tune.png)", END]
     section = "\n".join(body)
     if BEGIN in text:
