@@ -150,20 +150,29 @@ static Value createComplexTensorCast(OpBuilder &builder, Location loc,
         succeeded(converted))
       return arith::ConstantOp::create(builder, loc,
                                        cast<TypedAttr>(*converted));
+  return createElementwiseMap(
+      builder, loc, value, type, [&](OpBuilder &b, Location l, Value element) {
+        return createFloatCast(b, l, element, type.getElementType());
+      });
+}
+
+Value mlir::amp::createElementwiseMap(
+    OpBuilder &builder, Location loc, Value value, RankedTensorType resultType,
+    function_ref<Value(OpBuilder &, Location, Value)> body) {
+  auto type = cast<RankedTensorType>(value.getType());
   SmallVector<Value> sizes;
   for (int64_t d = 0, e = type.getRank(); d < e; ++d)
     if (type.isDynamicDim(d))
       sizes.push_back(tensor::DimOp::create(builder, loc, value, d));
-  Value init = tensor::EmptyOp::create(builder, loc, type, sizes);
+  Value init = tensor::EmptyOp::create(builder, loc, resultType, sizes);
   AffineMap id = builder.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      builder, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
+      builder, loc, TypeRange{resultType}, ValueRange{value}, ValueRange{init},
       ArrayRef<AffineMap>{id, id}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(
-            b, l, createFloatCast(b, l, args[0], type.getElementType()));
+        linalg::YieldOp::create(b, l, body(b, l, args[0]));
       });
   return generic->getResult(0);
 }

@@ -70,19 +70,7 @@ Value roundIf(OpBuilder &b, Location loc, Value v, Value flag,
   auto ranked = dyn_cast<RankedTensorType>(v.getType());
   if (!ranked)
     return scalar(b, loc, v);
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
-  Value init =
-      tensor::EmptyOp::create(b, loc, sizes, ranked.getElementType());
-  AffineMap identity = b.getMultiDimIdentityMap(ranked.getRank());
-  SmallVector<utils::IteratorType> parallel(ranked.getRank(),
-                                            utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{ranked}, ValueRange{v}, ValueRange{init},
-      ArrayRef<AffineMap>{identity, identity}, parallel,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, scalar(nb, nloc, args[0]));
-      });
-  return generic.getResult(0);
+  return createElementwiseMap(b, loc, v, ranked, scalar);
 }
 
 /// Erases a rounding roundIf made that nothing reads, and what it made for
@@ -431,7 +419,8 @@ EmulatePrecision::writeGates(const EmulationGates &gates) {
   std::string error;
   auto out = openOutputFile(gatesFile, &error);
   if (!out)
-    return getOperation().emitError()
+    // Located at the module, without printing it.
+    return mlir::emitError(getOperation().getLoc())
            << "amp-emulate-precision: cannot write gates: " << error;
   {
     llvm::json::OStream json(out->os(), /*IndentSize=*/2);

@@ -330,16 +330,12 @@ def _rules(locs):
     return {"rules": [{"loc": loc, "policy": "never"} for loc in locs]}
 
 
-def _yaml_string(s):
-    return json.dumps(s)
-
-
 def _policy_text(kept, header):
     lines = ["# " + h for h in header]
     lines.append("rules:" if kept else "rules: []")
     for loc, comment in kept:
         lines.append(f"  # {comment}")
-        lines.append(f"  - loc: {_yaml_string(loc)}")
+        lines.append(f"  - loc: {json.dumps(loc)}")
         lines.append("    policy: never")
     return "\n".join(lines) + "\n"
 
@@ -406,6 +402,15 @@ def tune(ir, inputs, precision="f16", budget=None, metric=None, output=None,
     if output is not None and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         raise AmpOptionError(f"tune: cannot write '{output}': no such directory")
     budget = Budget(budget, metric)
+    if options is not None:
+        import inspect
+        from ._convert import mixed_precision_options
+        known = set(inspect.signature(mixed_precision_options).parameters) - {
+            "precision", "policy_file", "explain", "report", "graph"}
+        if not isinstance(options, dict) or set(options) - known:
+            bad = sorted(set(options) - known) if isinstance(options, dict) else options
+            raise AmpOptionError(f"tune: options takes mixed-precision options "
+                                 f"({', '.join(sorted(known))}), not {bad!r}")
     sets = _input_sets(inputs)
     held = _input_sets(holdout) if holdout else []
 
@@ -604,9 +609,6 @@ class _Ranking:
             self._push(members[:half])
             self._push(members[half:])
         return self.ranked[:k]
-
-    def exhausted(self):
-        return self._started and not self._heap
 
 
 def _search(t, emulated_text, gates, locs, flops, sets, refs):

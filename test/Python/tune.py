@@ -62,6 +62,16 @@ print("all on = converted:", on.tobytes() == real(x)[0].tobytes(),
       "all off = f32:", off.tobytes() == f32(x)[0].tobytes(),
       "f16 error:", float(np.abs(real(x)[0] - f32(x)[0]).max()) > 0.05)
 # CHECK: all on = converted: True all off = f32: True f16 error: True
+# The same for inputs of every magnitude: large (x20, x300; 1000 + h still
+# fits f16) and tiny (1e-4, near f16's subnormals after the matmul).
+for scale in (20.0, 300.0, 1e-4):
+    y = [sets[1][0] * np.float32(scale)] + sets[1][1:]
+    print("x%g:" % scale,
+          emulated(y + [np.ones(4, np.float32)])[0].tobytes() == real(y)[0].tobytes(),
+          emulated(y + [np.zeros(4, np.float32)])[0].tobytes() == f32(y)[0].tobytes())
+# CHECK-NEXT: x20: True True
+# CHECK-NEXT: x300: True True
+# CHECK-NEXT: x0.0001: True True
 
 # Tuning keeps the hazard f32 with one rule: with `unshift` f32, the pass
 # keeps `shift` (a follow op between f32 values) f32 too.
@@ -124,6 +134,8 @@ fails("key", budget="mean=1")
 # CHECK-NEXT: key: AmpOptionError tune: unknown budget 'mean'; expected max-abs, max-rel, top1 | written: False
 fails("shape", inputs=[[np.zeros((8, 64), np.float32)] + sets[0][1:]])
 # CHECK-NEXT: shape: AmpOptionError tune: input set 0 argument 0 has shape 8x64; the function takes 16x64 f32 | written: False
+fails("options", options={"precison": "bf16"})
+# CHECK-NEXT: options: AmpOptionError tune: options takes mixed-precision options ({{.*}}), not ['precison'] | written: False
 fails("count", inputs=[sets[0][:2]])
 # CHECK-NEXT: count: AmpOptionError tune: input set 0 has 2 arrays; the function takes 3 | written: False
 def broken(ref, out):

@@ -136,6 +136,12 @@ FloatType getFloatElementType(Type type);
 /// f16 and bf16). Returns `value` if the types match and null if no arith
 /// cast applies (memrefs, complex, integers).
 Value createFloatCast(OpBuilder &builder, Location loc, Value value, Type type);
+/// `body` applied to each element of the ranked tensor `value`: a parallel
+/// linalg.generic with identity maps into a new tensor of `resultType` (the
+/// same shape, dynamic sizes taken from `value`).
+Value createElementwiseMap(
+    OpBuilder &builder, Location loc, Value value, RankedTensorType resultType,
+    function_ref<Value(OpBuilder &, Location, Value)> body);
 /// Casts each of `values` to the matching type of `types`, creating one cast
 /// per distinct value and type.
 SmallVector<Value> createOperandCasts(OpBuilder &builder, Location loc,
