@@ -16,7 +16,7 @@
 #define AMP_FUZZ_CHECK(condition)                                              \
   do {                                                                         \
     if (!(condition)) {                                                        \
-      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__,        \
+      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__,         \
                    __LINE__, #condition);                                      \
       std::abort();                                                            \
     }                                                                          \

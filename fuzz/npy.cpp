@@ -1,4 +1,5 @@
-//===- npy.cpp - Fuzz target: amp-run's .npy reader ------------------------===//
+//===- npy.cpp - Fuzz target: amp-run's .npy reader
+//------------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

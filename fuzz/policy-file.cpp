@@ -1,4 +1,5 @@
-//===- policy-file.cpp - Fuzz target: the policy-file reader ---------------===//
+//===- policy-file.cpp - Fuzz target: the policy-file reader
+//---------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -44,9 +45,9 @@ func.func @f(%a: tensor<4x300xf32>, %b: tensor<300x8xf32>) -> tensor<4x8xf32> {
 static Operation *getProgram() {
   static MLIRContext *context = [] {
     DialectRegistry registry;
-    registry.insert<arith::ArithDialect, func::FuncDialect,
-                    linalg::LinalgDialect, math::MathDialect,
-                    tensor::TensorDialect>();
+    registry
+        .insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+                math::MathDialect, tensor::TensorDialect>();
     return new MLIRContext(registry);
   }();
   static OwningOpRef<ModuleOp> module =

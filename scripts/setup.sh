@@ -20,6 +20,8 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   # The OpenMP runtime threaded CPU code calls (amp-run --threads)
   libomp-22-dev
+  # The format check .ci/run makes (scripts/check-format.sh)
+  clang-format-22
   # Vulkan on the CPU (lavapipe) and SPIR-V validation
   libvulkan-dev mesa-vulkan-drivers spirv-tools
   # Python side (tests, tools, benchmarks)

@@ -4,14 +4,19 @@
 
 For each model size it generates N transformer-like blocks (gen_model.py,
 `--style generic`: layer norms and attention written as generics; `--style
-named`: blocks of named linalg ops),
+named`: blocks of named linalg ops; `--style importer`: transformer blocks
+built with onnx's helper and imported by amp.onnx, as any user's model
+reaches amp: an empty and a fill per op, dense weights per block, TOSA;
+gen_onnx.py), and with `--weights MB` a chain of Gemm layers holding MB
+megabytes of f32 weights instead,
 runs `amp-opt FILE --mixed-precision --mlir-timing` several times, and takes
 the median of the parser, pass and printer times of each run, so the pass and
 its baseline are measured side by side in one process. The verifier run after
 the pass is switched off (--verify-each=false): it is the same for any pass.
 
   bench/compile/run.py [--amp-opt build/bin/amp-opt] [--blocks 50 200 ...]
-                       [--style generic|named] [--placement optimal|greedy]
+                       [--style generic|named|importer] [--weights MB ...]
+                       [--placement optimal|greedy]
                        [--repeat 3] [--markdown docs/Performance.md]
 """
 import argparse
@@ -54,18 +59,29 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--placement", default="optimal",
                     choices=["optimal", "greedy", "naive"])
-    ap.add_argument("--style", default="generic", choices=["generic", "named"])
+    ap.add_argument("--style", default="generic", choices=["generic", "named", "importer"])
+    ap.add_argument("--weights", type=float, nargs="+", default=None, metavar="MB",
+                    help="time Gemm chains of this many megabytes of weights instead")
     ap.add_argument("--markdown", help="write the results table to this file")
     args = ap.parse_args()
 
     rows = []
+    sizes = args.weights or args.blocks
+    env = dict(os.environ)
+    env.setdefault("AMP_CAPI_LIBRARY", os.path.join(ROOT, "build", "lib", "libAmpCAPI.so"))
     with tempfile.TemporaryDirectory() as tmp:
-        for blocks in args.blocks:
+        for blocks in sizes:
             path = os.path.join(tmp, f"model{blocks}.mlir")
+            if args.weights:
+                command = [os.path.join(HERE, "gen_onnx.py"), "weights", str(blocks)]
+            elif args.style == "importer":
+                command = [os.path.join(HERE, "gen_onnx.py"), "transformer", str(blocks)]
+            else:
+                command = [os.path.join(HERE, "gen_model.py"), str(blocks), "--style",
+                           args.style]
             with open(path, "w") as f:
-                subprocess.run([sys.executable, os.path.join(HERE, "gen_model.py"),
-                                str(blocks), "--style", args.style],
-                               stdout=f, check=True)
+                subprocess.run([sys.executable, *command], stdout=f, check=True, env=env)
+            megabytes = os.path.getsize(path) / 1e6
             ops = count_ops(args.amp_opt, path)
             runs = [timing(args.amp_opt, path,
                            [f"--mixed-precision=placement={args.placement}"])
@@ -73,32 +89,38 @@ def main():
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             base = med["Parser"] + med["Output"]
             rows.append({
-                "blocks": blocks, "ops": ops,
+                "blocks": blocks, "ops": ops, "megabytes": megabytes,
                 "parse": med["Parser"], "print": med["Output"],
                 "pass": med["MixedPrecision"],
                 "ratio": med["MixedPrecision"] / base if base else float("nan"),
                 "us_per_op": 1e6 * med["MixedPrecision"] / ops,
             })
             r = rows[-1]
-            print(f"{blocks:5d} blocks {ops:7d} ops  parse {r['parse']:.3f}s  "
+            print(f"{blocks:5g} {'MB' if args.weights else 'blocks'} {ops:7d} ops "
+                  f"({megabytes:.0f} MB of text)  parse {r['parse']:.3f}s  "
                   f"print {r['print']:.3f}s  pass {r['pass']:.3f}s  "
                   f"pass/(parse+print) {r['ratio']:.2f}  {r['us_per_op']:.2f} us/op",
                   flush=True)
 
     if args.markdown:
+        size = "weights (MB)" if args.weights else "blocks"
         lines = [
-            "| blocks | ops | parse (s) | print (s) | mixed-precision (s) | pass / (parse+print) | µs per op |",
-            "|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {size} | ops | file (MB) | parse (s) | print (s) | mixed-precision (s) "
+            "| pass / (parse+print) | µs per op |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in rows:
-            lines.append(f"| {r['blocks']} | {r['ops']} | {r['parse']:.3f} | {r['print']:.3f} "
+            lines.append(f"| {r['blocks']:g} | {r['ops']} | {r['megabytes']:.1f} "
+                         f"| {r['parse']:.3f} | {r['print']:.3f} "
                          f"| {r['pass']:.3f} | {r['ratio']:.2f} | {r['us_per_op']:.2f} |")
         machine = f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
         text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        tag = (f"compile-benchmark-{args.placement}" if args.style == "generic"
-               else f"compile-benchmark-{args.style}-{args.placement}")
+        style = "weights" if args.weights else args.style
+        tag = (f"compile-benchmark-{args.placement}" if style == "generic"
+               else f"compile-benchmark-{style}-{args.placement}")
+        what = "`--weights`" if args.weights else f"`--style {args.style}`"
         section = (f"<!-- {tag}:begin -->\n"
-                   f"`--style {args.style}`, `placement={args.placement}`. "
+                   f"{what}, `placement={args.placement}`. "
                    f"Measured on: {machine}; "
                    f"median of {args.repeat} runs per size.\n\n"
                    + "\n".join(lines) + f"\n<!-- {tag}:end -->")

@@ -20,19 +20,20 @@ static double now(void) {
 
 // Twelve copies of `op SRC, zmm30, zmmK` for K = 0..11.
 #define TWELVE(op, src)                                                        \
-  op " " src ",%%zmm30,%%zmm0\n" op " " src ",%%zmm30,%%zmm1\n"               \
-  op " " src ",%%zmm30,%%zmm2\n" op " " src ",%%zmm30,%%zmm3\n"               \
-  op " " src ",%%zmm30,%%zmm4\n" op " " src ",%%zmm30,%%zmm5\n"               \
-  op " " src ",%%zmm30,%%zmm6\n" op " " src ",%%zmm30,%%zmm7\n"               \
-  op " " src ",%%zmm30,%%zmm8\n" op " " src ",%%zmm30,%%zmm9\n"               \
-  op " " src ",%%zmm30,%%zmm10\n" op " " src ",%%zmm30,%%zmm11\n"
+  op " " src ",%%zmm30,%%zmm0\n" op " " src ",%%zmm30,%%zmm1\n" op " " src     \
+     ",%%zmm30,%%zmm2\n" op " " src ",%%zmm30,%%zmm3\n" op " " src             \
+     ",%%zmm30,%%zmm4\n" op " " src ",%%zmm30,%%zmm5\n" op " " src             \
+     ",%%zmm30,%%zmm6\n" op " " src ",%%zmm30,%%zmm7\n" op " " src             \
+     ",%%zmm30,%%zmm8\n" op " " src ",%%zmm30,%%zmm9\n" op " " src             \
+     ",%%zmm30,%%zmm10\n" op " " src ",%%zmm30,%%zmm11\n"
 // Twelve copies of a one-source instruction writing zmm0..zmm11 (or their
 // low halves): nothing depends on the result.
 #define TWELVE1(op, src, d)                                                    \
-  op " " src ",%%" d "0\n" op " " src ",%%" d "1\n" op " " src ",%%" d "2\n"  \
-  op " " src ",%%" d "3\n" op " " src ",%%" d "4\n" op " " src ",%%" d "5\n"  \
-  op " " src ",%%" d "6\n" op " " src ",%%" d "7\n" op " " src ",%%" d "8\n"  \
-  op " " src ",%%" d "9\n" op " " src ",%%" d "10\n" op " " src ",%%" d "11\n"
+  op " " src ",%%" d "0\n" op " " src ",%%" d "1\n" op " " src ",%%" d         \
+     "2\n" op " " src ",%%" d "3\n" op " " src ",%%" d "4\n" op " " src        \
+     ",%%" d "5\n" op " " src ",%%" d "6\n" op " " src ",%%" d "7\n" op        \
+     " " src ",%%" d "8\n" op " " src ",%%" d "9\n" op " " src ",%%" d         \
+     "10\n" op " " src ",%%" d "11\n"
 
 #define LOOP(name, body)                                                       \
   static double name(long n) {                                                 \

@@ -35,7 +35,10 @@ static int write_npy(const char *dir, const char *name, const float *data,
   int64_t count = 1;
   for (int d = 0; d < rank; ++d) {
     char dim[24];
-    snprintf(dim, sizeof(dim), rank == 1 ? "%lld," : d ? " %lld" : "%lld",
+    snprintf(dim, sizeof(dim),
+             rank == 1 ? "%lld,"
+             : d       ? " %lld"
+                       : "%lld",
              (long long)shape[d]);
     if (d && rank > 1)
       strcat(dims, ",");
@@ -51,7 +54,14 @@ static int write_npy(const char *dir, const char *name, const float *data,
   FILE *file = fopen(path, "wb");
   if (!file)
     return 1;
-  unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  unsigned char prefix[10] = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
                               (unsigned char)(padded & 0xff),
                               (unsigned char)(padded >> 8)};
   fwrite(prefix, 1, sizeof(prefix), file);

@@ -153,8 +153,8 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   pm.addPass(createCanonicalizerPass());
   amp::MixedPrecisionOptions options;
-  options.precision = precisionName == "f16" ? amp::LowPrecision::F16
-                                             : amp::LowPrecision::BF16;
+  options.precision =
+      precisionName == "f16" ? amp::LowPrecision::F16 : amp::LowPrecision::BF16;
   options.placement = amp::Placement::Optimal;
   options.keepIOTypes = true; // callers keep passing f32
   pm.addPass(amp::createMixedPrecision(options));
@@ -169,8 +169,8 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(reference.takeError()));
 
   const double rtol = 2e-2, atol = 1e-2;
-  auto stats = rt::compareWithReference(low->front(), reference->front(), rtol,
-                                        atol);
+  auto stats =
+      rt::compareWithReference(low->front(), reference->front(), rtol, atol);
   if (!stats)
     return fail(llvm::toString(stats.takeError()));
   printRow("f32 row 0", reference->front());

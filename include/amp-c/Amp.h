@@ -148,8 +148,8 @@ AMP_CAPI_EXPORTED bool ampModuleRunPipeline(AmpModule module,
 /// CPU), one sentence saying so and naming mixed-precision{target=cpu}, as
 /// a new NUL-terminated string to free with ampFree; null when it does
 /// not.
-AMP_CAPI_EXPORTED char *ampModuleDescribeLowPrecisionWorkOnHost(
-    AmpModule module);
+AMP_CAPI_EXPORTED char *
+ampModuleDescribeLowPrecisionWorkOnHost(AmpModule module);
 
 /// Compiles the function `entry` of `module` (null: its one public function)
 /// ahead of time into the shared library `output` (a .so file) for this
@@ -161,10 +161,11 @@ AMP_CAPI_EXPORTED char *ampModuleDescribeLowPrecisionWorkOnHost(
 /// ops run on `threads` OpenMP threads (1: none). `module` is unchanged (a
 /// copy is lowered). Returns false on failure, the one-line reason in the
 /// context's diagnostics.
-AMP_CAPI_EXPORTED bool ampModuleCompileLibrary(
-    AmpModule module, const char *entry, const char *function,
-    const char *output, const char *header, unsigned threads,
-    unsigned optLevel, const char *compiler);
+AMP_CAPI_EXPORTED bool
+ampModuleCompileLibrary(AmpModule module, const char *entry,
+                        const char *function, const char *output,
+                        const char *header, unsigned threads, unsigned optLevel,
+                        const char *compiler);
 
 /*===----------------------------------------------------------------------===*
  * Backends and targets: the names amp-run, amp-opt and Python share
@@ -181,9 +182,8 @@ AMP_CAPI_EXPORTED char *ampGetBackendNames(void);
 /// to free with ampFree. Null when the name or an option is bad; then
 /// `*error` (when `error` is not null) receives the one-line reason, to
 /// free with ampFree.
-AMP_CAPI_EXPORTED char *ampGetBackendPipeline(const char *backend,
-                                              const char *options,
-                                              char **error);
+AMP_CAPI_EXPORTED char *
+ampGetBackendPipeline(const char *backend, const char *options, char **error);
 
 /// The options of `backend`'s pipeline with their defaults,
 /// "{name=value ...}", as a new string to free with ampFree; null for an

@@ -74,7 +74,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
              "of";
     Attribute value;
     if (matchPattern(operand.get(), m_Constant(&value)) &&
-        isFloatDataAttr(value) && failed(convertFloatAttr(value, low))) {
+        isFloatDataAttr(value) && !fitsFloatType(value, low)) {
       std::string msg;
       llvm::raw_string_ostream os(msg);
       os << "constant operand " << i << " does not fit " << low
@@ -95,8 +95,7 @@ static std::optional<std::string> lowBlocker(Operation *op, FloatType low,
   // data (and are built anew on each query).
   auto unfit = [&](StringRef name,
                    Attribute value) -> std::optional<std::string> {
-    if (!value || !isF32DataAttr(value) ||
-        succeeded(convertFloatAttr(value, low)))
+    if (!value || !isF32DataAttr(value) || fitsFloatType(value, low))
       return std::nullopt;
     std::string msg;
     llvm::raw_string_ostream os(msg);
@@ -170,21 +169,24 @@ void PrecisionAssignment::Impl::applyBodyPolicy(Operation *op, OpDecision &d,
   }
 }
 
-void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
+/// Which operands and results are data (float values the op computes on or
+/// moves), as its model or traits say.
+void PrecisionAssignment::Impl::markDataValues(Operation *op, OpDecision &d) {
   d.dataOperands.resize(op->getNumOperands());
   d.dataResults.resize(op->getNumResults());
   for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
     d.dataOperands[i] = isDataOperand(op, i);
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
     d.dataResults[i] = isDataResult(op, i);
-  // One resolver gives every op its stated category, low type and
-  // accumulator type (attributes > scopes > options and policy file).
-  d.accumulation = getAccumulation(op);
-  const std::optional<AccumulationInfo> &acc = d.accumulation;
-  ResolvedPolicy policy = resolvePolicy(
-      op, *options, acc ? acc->reductionSize : ShapedType::kDynamic);
-  d.lowType = policy.lowType;
+}
 
+/// Ops whose mode needs no category: carriers (loops, branches, yields:
+/// they take the type of the values tied to them), constants (converted at
+/// compile time), and ops with no tracked data or that are casts (left
+/// alone). Returns true when `op` was one of them.
+bool PrecisionAssignment::Impl::decideWithoutCategory(
+    Operation *op, OpDecision &d, const ResolvedPolicy &policy) {
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
   if (isCarrier(op)) {
     d.mode = ComputeMode::Carrier;
     d.source = hasAmpModel(op) ? "model" : "traits";
@@ -197,7 +199,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
         f32Sources.push_back(op->getResult(i));
       d.reason = "carries a sum: its accumulator stays f32";
     }
-    return;
+    return true;
   }
   bool hasData = false;
   for (OpOperand &operand : op->getOpOperands())
@@ -210,7 +212,7 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     d.mode = ComputeMode::Constant;
     d.source = "model";
     d.reason = "converted at compile time to the type its users need";
-    return;
+    return true;
   }
   // Casts are amp's own business: the rewrite places and folds them.
   if (!hasData || isFloatCast(op)) {
@@ -225,10 +227,17 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
       for (Value operand : op->getOperands())
         if (isFloatBuffer(operand.getType()))
           f32Sources.push_back(operand);
-    return;
+    return true;
   }
+  return false;
+}
 
-  // The category, by precedence.
+/// The category, by precedence: the user's policy (attributes, scopes,
+/// options, policy file), else the op's model, else the missing-op mode for
+/// an op that traits cannot vouch for; then a policy on the ops of its body.
+/// Returns whether the category is the model's own.
+bool PrecisionAssignment::Impl::chooseCategory(Operation *op, OpDecision &d,
+                                               const ResolvedPolicy &policy) {
   CategoryInfo modelInfo = getCategory(op, d.lowType);
   bool fromModel = true;
   d.category = modelInfo.category;
@@ -240,7 +249,6 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
     d.reason = policy.detail;
     fromModel = false;
   } else if (!hasAmpModel(op) && modelInfo.category == Policy::Never) {
-    // An op that traits cannot vouch for: the missing-op mode decides.
     missingOps[op->getName().getStringRef()]++;
     d.source = "missing-op";
     if (options->missingOp == MissingOpMode::Follow) {
@@ -248,79 +256,109 @@ void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
       d.reason = "no amp model; missing-op=follow";
     }
   }
-
   // An op that owns its body (linalg, tensor.pad) runs its body ops in its
   // own precision: a user's policy on a body op applies to the owner.
   if (fromModel && op->getNumRegions() && !isa<RegionBranchOpInterface>(op))
     applyBodyPolicy(op, d, fromModel);
+  return fromModel;
+}
 
-  // The accumulator type.
-  d.accType = policy.accType;
-  bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
-
-  // The target (none: the CPU, which computes everything).
+/// What the target (the enclosing one, else the default; none: the CPU,
+/// which computes everything) cannot compute in the low type stays f32.
+/// Returns whether the category is still the model's own.
+bool PrecisionAssignment::Impl::applyTargetLimits(Operation *op, OpDecision &d,
+                                                  bool fromModel) {
   Attribute target = getEnclosingTarget(op);
   if (!target)
     target = options->defaultTarget;
-  if (d.category != Policy::Never && target &&
-      !canComputeIn(op, d.lowType, target)) {
-    d.category = Policy::Never;
-    d.source = "target";
-    llvm::raw_string_ostream os(d.reason);
-    d.reason.clear();
-    // Storage-only: values may still be stored low around the op (data
-    // movement follows them), and the op computes on widened values.
-    if (targetSupports(target, TargetOpKind::Storage, d.lowType))
-      os << "storage-only: the target stores " << d.lowType
-         << " but cannot compute this op in it";
-    else
-      os << "the target can neither store nor compute " << d.lowType;
-    fromModel = false;
-  }
+  if (d.category == Policy::Never || !target ||
+      canComputeIn(op, d.lowType, target))
+    return fromModel;
+  d.category = Policy::Never;
+  d.source = "target";
+  llvm::raw_string_ostream os(d.reason);
+  d.reason.clear();
+  // Storage-only: values may still be stored low around the op (data
+  // movement follows them), and the op computes on widened values.
+  if (targetSupports(target, TargetOpKind::Storage, d.lowType))
+    os << "storage-only: the target stores " << d.lowType
+       << " but cannot compute this op in it";
+  else
+    os << "the target can neither store nor compute " << d.lowType;
+  return false;
+}
 
-  // Sums that can keep a wide accumulator read low inputs; with a low
-  // accumulator (asked for, or a short reduction) they simply follow.
+/// The mode from the category: a sum that can keep a wide accumulator reads
+/// low inputs (with a low accumulator, asked for or a short reduction, it
+/// simply follows); allow and follow ops run low, never ops f32.
+void PrecisionAssignment::Impl::chooseMode(OpDecision &d, bool fromModel) {
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
+  bool wideAcc = d.accType.getWidth() > d.lowType.getWidth();
   bool lossySum = acc && acc->isLossy();
   if (d.category == Policy::Never && fromModel && lossySum) {
     if (wideAcc && acc->separateAccumulator) {
       d.mode = ComputeMode::WideAccumulator;
-    } else if (!wideAcc) {
+      return;
+    }
+    if (!wideAcc) {
       d.category = Policy::Follow;
       d.reason += "; accumulating in ";
       llvm::raw_string_ostream(d.reason)
           << d.accType << " as asked, so it follows";
     }
   }
-  if (d.mode != ComputeMode::WideAccumulator) {
-    switch (d.category) {
-    case Policy::Allow:
-      d.mode = ComputeMode::Low;
-      break;
-    case Policy::Follow:
-      d.mode = ComputeMode::Low;
-      d.follows = true;
-      break;
-    case Policy::Never:
-      d.mode = ComputeMode::F32;
-      break;
-    }
+  switch (d.category) {
+  case Policy::Allow:
+    d.mode = ComputeMode::Low;
+    break;
+  case Policy::Follow:
+    d.mode = ComputeMode::Low;
+    d.follows = true;
+    break;
+  case Policy::Never:
+    d.mode = ComputeMode::F32;
+    break;
   }
-  if (d.mode != ComputeMode::F32)
-    if (std::optional<std::string> blocker = lowBlocker(op, d.lowType, d)) {
-      d.mode = ComputeMode::F32;
-      d.follows = false;
-      d.reason = *blocker;
-    }
-  // A rewrite the op's model would decline is known now, before placement:
-  // the rewrite never changes a decision the placement relied on.
-  if (d.mode != ComputeMode::F32)
-    if (std::optional<std::string> blocker =
-            getRewriteBlocker(op, d.lowType, d.accType)) {
-      d.mode = ComputeMode::F32;
-      d.follows = false;
-      d.reason = "its model declines the rewrite to ";
-      llvm::raw_string_ostream(d.reason) << d.lowType << ": " << *blocker;
-    }
+}
+
+/// An op that would compute low stays f32 where its values cannot be low
+/// (unsupported types, constants that do not fit) or where its model would
+/// decline the rewrite: known now, before placement, so that the rewrite
+/// never changes a decision the placement relied on.
+void PrecisionAssignment::Impl::applyBlockers(Operation *op, OpDecision &d) {
+  if (d.mode == ComputeMode::F32)
+    return;
+  if (std::optional<std::string> blocker = lowBlocker(op, d.lowType, d)) {
+    d.mode = ComputeMode::F32;
+    d.follows = false;
+    d.reason = *blocker;
+    return;
+  }
+  if (std::optional<std::string> blocker =
+          getRewriteBlocker(op, d.lowType, d.accType)) {
+    d.mode = ComputeMode::F32;
+    d.follows = false;
+    d.reason = "its model declines the rewrite to ";
+    llvm::raw_string_ostream(d.reason) << d.lowType << ": " << *blocker;
+  }
+}
+
+void PrecisionAssignment::Impl::decide(Operation *op, OpDecision &d) {
+  markDataValues(op, d);
+  // One resolver gives every op its stated category, low type and
+  // accumulator type (attributes > scopes > options and policy file).
+  d.accumulation = getAccumulation(op);
+  const std::optional<AccumulationInfo> &acc = d.accumulation;
+  ResolvedPolicy policy = resolvePolicy(
+      op, *options, acc ? acc->reductionSize : ShapedType::kDynamic);
+  d.lowType = policy.lowType;
+  if (decideWithoutCategory(op, d, policy))
+    return;
+  bool fromModel = chooseCategory(op, d, policy);
+  d.accType = policy.accType;
+  fromModel = applyTargetLimits(op, d, fromModel);
+  chooseMode(d, fromModel);
+  applyBlockers(op, d);
 }
 
 /// A value amp rounds to the low type must fit it. The range analysis says

@@ -18,6 +18,7 @@
 #include "amp/Analysis/BufferRoles.h"
 #include "amp/Analysis/FloatRangeAnalysis.h"
 #include "amp/Analysis/MinCut.h"
+#include "amp/Analysis/PlacementProblem.h"
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Target/TargetCapabilities.h"
 
@@ -220,7 +221,16 @@ struct PrecisionAssignment::Impl {
   void decideSignatures(ArrayRef<FunctionOpInterface> functions,
                         Operation *root, bool changeSignatures);
   void tieCalls(ArrayRef<FunctionOpInterface> functions);
+  /// An op's decision, in named steps (AssignmentDecisions.cpp).
   void decide(Operation *op, OpDecision &d);
+  void markDataValues(Operation *op, OpDecision &d);
+  bool decideWithoutCategory(Operation *op, OpDecision &d,
+                             const ResolvedPolicy &policy);
+  bool chooseCategory(Operation *op, OpDecision &d,
+                      const ResolvedPolicy &policy);
+  bool applyTargetLimits(Operation *op, OpDecision &d, bool fromModel);
+  void chooseMode(OpDecision &d, bool fromModel);
+  void applyBlockers(Operation *op, OpDecision &d);
   std::optional<std::pair<Policy, std::string>> userPolicyOf(Operation *op);
   void applyBodyPolicy(Operation *op, OpDecision &d, bool &fromModel);
   void respectRanges();
@@ -228,6 +238,16 @@ struct PrecisionAssignment::Impl {
   std::optional<FloatRanges> ranges;
   void propagate(bool fixedOnly = false);
   void placeNaively();
+  /// placement=optimal (OptimalPlacement.cpp): the labelling problem's
+  /// variables, as groups and ops map to them.
+  struct PlacementVariables {
+    std::vector<int> groupVar;      // per group: its variable, or -1
+    std::vector<int> opVar;         // per op: the variable of its mode, or -1
+    std::vector<FloatType> lowType; // per variable
+  };
+  PlacementProblem buildPlacementProblem(PlacementVariables &vars);
+  void applyPlacement(const PlacementVariables &vars,
+                      const std::vector<bool> &low);
   void placeOptimally(Operation *root);
   void resolveFreeGroups();
   void finalizeFollowOps();

@@ -156,9 +156,7 @@ static std::optional<Transfer> elementwise(Operation *op, ArrayRef<Bounds> in) {
         double m = abs(in[1]).hi;
         return result({-m, m});
       })
-      .Case([&](arith::NegFOp) {
-        return result({-in[0].hi, -in[0].lo});
-      })
+      .Case([&](arith::NegFOp) { return result({-in[0].hi, -in[0].lo}); })
       .Case<arith::MaximumFOp, arith::MaxNumFOp>([&](Operation *) {
         return result(
             {std::max(in[0].lo, in[1].lo), std::max(in[0].hi, in[1].hi)});
@@ -233,16 +231,12 @@ static std::optional<Transfer> elementwise(Operation *op, ArrayRef<Bounds> in) {
       .Case([&](math::TanhOp) { return bounded(monotone(std::tanh)); })
       .Case([&](math::ErfOp) { return bounded(monotone(std::erf)); })
       .Case([&](math::ErfcOp) { return bounded(decreasing(in[0], std::erfc)); })
-      .Case<math::SinOp, math::CosOp>([&](Operation *) {
-        return bounded({-1, 1});
-      })
+      .Case<math::SinOp, math::CosOp>(
+          [&](Operation *) { return bounded({-1, 1}); })
       .Case([&](math::AtanOp) { return bounded(monotone(std::atan)); })
-      .Case([&](math::Atan2Op) {
-        return bounded({-M_PI, M_PI});
-      })
-      .Case<math::AsinOp, math::AcosOp>([&](Operation *) {
-        return bounded({-M_PI, M_PI});
-      })
+      .Case([&](math::Atan2Op) { return bounded({-M_PI, M_PI}); })
+      .Case<math::AsinOp, math::AcosOp>(
+          [&](Operation *) { return bounded({-M_PI, M_PI}); })
       .Case<math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
             math::TruncOp>([&](Operation *) {
         return result({std::floor(in[0].lo), std::ceil(in[0].hi)});
@@ -270,12 +264,9 @@ static std::optional<Transfer> elementwise(Operation *op, ArrayRef<Bounds> in) {
         double m = std::sqrt(std::sqrt(2.0) * abs(in[0]).hi);
         return result({-m, m});
       })
-      .Case<complex::SignOp>([&](Operation *) {
-        return bounded({-1, 1});
-      })
-      .Case<complex::AngleOp, complex::Atan2Op>([&](Operation *) {
-        return bounded({-M_PI, M_PI});
-      })
+      .Case<complex::SignOp>([&](Operation *) { return bounded({-1, 1}); })
+      .Case<complex::AngleOp, complex::Atan2Op>(
+          [&](Operation *) { return bounded({-M_PI, M_PI}); })
       // Other powers, logs, division, trigonometry (cosh of the imaginary
       // part): unbounded.
       .Case([&](complex::ExpOp) {
@@ -635,9 +626,8 @@ Evaluator::evaluateTosa(Operation *op, ArrayRef<FloatRange> operands) {
             {{std::min(in(0).lo, in(1).lo), std::min(in(0).hi, in(1).hi)}});
       })
       .Case([&](tosa::AbsOp) { return settleWith({abs(in(0))}); })
-      .Case([&](tosa::NegateOp) {
-        return settleWith({{-in(0).hi, -in(0).lo}});
-      })
+      .Case(
+          [&](tosa::NegateOp) { return settleWith({{-in(0).hi, -in(0).lo}}); })
       .Case<tosa::FloorOp, tosa::CeilOp>([&](Operation *) {
         return settleWith({{std::floor(in(0).lo), std::ceil(in(0).hi)}});
       })

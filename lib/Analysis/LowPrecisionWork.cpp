@@ -21,7 +21,7 @@ static FloatType lowPrecisionTypeOf(Operation *op) {
   auto low = [](Type type) -> FloatType {
     auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     return element && (element.isF16() || element.isBF16()) ? element
-                                                             : FloatType();
+                                                            : FloatType();
   };
   for (unsigned i = 0; i < op->getNumOperands(); ++i)
     if (isDataOperand(op, i))
@@ -55,9 +55,10 @@ amp::findLowPrecisionWorkWithoutUnits(Operation *root, Attribute target) {
   return found;
 }
 
-std::optional<std::string> amp::describeLowPrecisionWorkWithoutUnits(
-    Operation *root, Attribute target, StringRef targetName,
-    StringRef convertOption) {
+std::optional<std::string>
+amp::describeLowPrecisionWorkWithoutUnits(Operation *root, Attribute target,
+                                          StringRef targetName,
+                                          StringRef convertOption) {
   SmallVector<Operation *> ops = findLowPrecisionWorkWithoutUnits(root, target);
   if (ops.empty())
     return std::nullopt;
@@ -74,7 +75,7 @@ std::optional<std::string> amp::describeLowPrecisionWorkWithoutUnits(
   return (llvm::Twine(what) + " where " + targetName + " has no units for " +
           (ops.size() == 1 ? "it" : "them") +
           ": each widens its operands and rounds its results, which is "
-          "slower than f32; " + convertOption + " converts for " +
-          targetName)
+          "slower than f32; " +
+          convertOption + " converts for " + targetName)
       .str();
 }

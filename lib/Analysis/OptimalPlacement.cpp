@@ -8,7 +8,9 @@
 // placement=optimal: free groups and the modes of follow and
 // wide-accumulator ops are variables of a labelling problem (low or f32)
 // whose cost is the bytes casts move plus the extra bytes of values kept in
-// f32; the problem is submodular, so a minimum cut solves it exactly.
+// f32; the problem is submodular, so a minimum cut solves it exactly
+// (PlacementProblem.h). Three steps: build the problem from the decisions,
+// solve it, apply its labels to the groups and ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,51 +23,6 @@ using namespace mlir::amp;
 using namespace mlir::amp::assignment;
 
 namespace {
-
-/// The labelling problem: variables are free groups and the modes of follow
-/// and wide-accumulator ops; label true = low (the source side of the cut).
-struct PlacementProblem {
-  /// A variable, or a fixed label.
-  struct Label {
-    int var = -1;
-    bool low = false;
-  };
-  struct CastTerm {
-    Label producer;
-    /// Most values have one or two readers.
-    SmallVector<Label, 2> consumers;
-    int64_t cost;
-  };
-  unsigned numVars = 0;
-  std::vector<int64_t> costIfF32;
-  std::vector<std::pair<unsigned, unsigned>> equal;
-  std::vector<CastTerm> casts;
-
-  static bool labelOf(Label l, const std::vector<bool> &low) {
-    return l.var >= 0 ? low[l.var] : l.low;
-  }
-  /// The bytes a labelling moves (casts plus values kept wide).
-  int64_t energy(const std::vector<bool> &low) const {
-    int64_t e = 0;
-    for (auto [a, b] : equal)
-      if (low[a] != low[b])
-        return MinCutGraph::kInfinity;
-    for (unsigned v = 0; v < numVars; ++v)
-      if (!low[v])
-        e += costIfF32[v];
-    for (const CastTerm &t : casts) {
-      bool p = labelOf(t.producer, low);
-      bool toLow = false, toWide = false;
-      for (Label c : t.consumers) {
-        bool cl = labelOf(c, low);
-        toLow |= !p && cl;
-        toWide |= p && !cl;
-      }
-      e += (toLow ? t.cost : 0) + (toWide ? t.cost : 0);
-    }
-    return e;
-  }
-};
 
 /// The bytes a cast of a value of f32 (or complex<f32>) type `type` to
 /// `low` moves, reading one and writing the other; and the bytes each access
@@ -94,15 +51,16 @@ struct Read {
 
 } // namespace
 
-void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
+PlacementProblem
+PrecisionAssignment::Impl::buildPlacementProblem(PlacementVariables &vars) {
   using Label = PlacementProblem::Label;
   PlacementProblem problem;
-  std::vector<int> groupVar(values.size(), -1);
-  std::vector<FloatType> varLowType;
+  std::vector<int> &groupVar = vars.groupVar;
+  std::vector<FloatType> &varLowType = vars.lowType;
+  groupVar.assign(values.size(), -1);
   auto newVar = [&](FloatType low) {
-    problem.costIfF32.push_back(0);
     varLowType.push_back(low);
-    return int(problem.numVars++);
+    return int(problem.addVariable());
   };
   auto labelOfValue = [&](Value v, FloatType low) -> Label {
     std::optional<unsigned> g = group(v);
@@ -120,7 +78,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   // label) pairs grouped by value below.
   std::vector<Read> reads;
   DenseSet<Value> sinkValues(f32Sinks.begin(), f32Sinks.end());
-  std::vector<int> opVar(ops.size(), -1);
+  std::vector<int> &opVar = vars.opVar;
+  opVar.assign(ops.size(), -1);
   for (auto [idx, op] : llvm::enumerate(ops)) {
     OpDecision &d = decisions[idx];
     Label low{-1, true}, wide{-1, false};
@@ -172,8 +131,11 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
           reads.push_back({id, wide, movesBytes});
         break;
       case ComputeMode::Low:
-        reads.push_back(
-            {id, d.follows ? self : isAcc && wideAcc ? wide : low, movesBytes});
+        reads.push_back({id,
+                         d.follows          ? self
+                         : isAcc && wideAcc ? wide
+                                            : low,
+                         movesBytes});
         break;
       case ComputeMode::WideAccumulator:
         reads.push_back({id, isAcc ? wide : self, movesBytes});
@@ -212,9 +174,8 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
   // type. Constants and empty tensors are converted for free.
   const std::vector<Value> &valueOf = values;
   problem.casts.reserve(problem.casts.size() + valueOf.size());
-  llvm::stable_sort(reads, [](const Read &a, const Read &b) {
-    return a.value < b.value;
-  });
+  llvm::stable_sort(
+      reads, [](const Read &a, const Read &b) { return a.value < b.value; });
   for (size_t i = 0; i < reads.size();) {
     size_t j = i;
     SmallVector<Label, 2> readers;
@@ -240,109 +201,14 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
     problem.casts.push_back({producer, std::move(readers), castBytes});
   }
 
-  // The minimum cut: source side = low.
-  MinCutGraph graph;
-  // About one edge per variable and equality, and two per cast term.
-  graph.reserve(2 + problem.numVars + problem.casts.size(),
-                problem.numVars + 2 * problem.equal.size() +
-                    2 * problem.casts.size());
-  std::vector<unsigned> node(problem.numVars);
-  for (unsigned v = 0; v < problem.numVars; ++v)
-    node[v] = graph.addNode();
-  auto nodeOf = [&](Label l) {
-    return l.var >= 0 ? node[l.var]
-                      : (l.low ? MinCutGraph::kSource : MinCutGraph::kSink);
-  };
-  auto edge = [&](unsigned from, unsigned to, int64_t cap) {
-    if (from == MinCutGraph::kSink || to == MinCutGraph::kSource)
-      return;
-    graph.addEdge(from, to, cap);
-  };
-  for (unsigned v = 0; v < problem.numVars; ++v)
-    edge(MinCutGraph::kSource, node[v], problem.costIfF32[v]);
-  for (auto [a, b] : problem.equal) {
-    edge(node[a], node[b], MinCutGraph::kInfinity);
-    edge(node[b], node[a], MinCutGraph::kInfinity);
-  }
-  // Terms between fixed labels cost the same in every labelling.
-  int64_t constantCost = 0;
-  for (const PlacementProblem::CastTerm &t : problem.casts) {
-    unsigned p = nodeOf(t.producer);
-    SmallVector<unsigned, 4> readers;
-    for (Label c : t.consumers)
-      if (nodeOf(c) != p && !llvm::is_contained(readers, nodeOf(c)))
-        readers.push_back(nodeOf(c));
-    bool variable =
-        p > MinCutGraph::kSink || llvm::any_of(readers, [](unsigned n) {
-          return n > MinCutGraph::kSink;
-        });
-    if (!variable) {
-      constantCost += (p == MinCutGraph::kSink &&
-                       llvm::is_contained(readers, MinCutGraph::kSource))
-                          ? t.cost
-                          : 0;
-      constantCost += (p == MinCutGraph::kSource &&
-                       llvm::is_contained(readers, MinCutGraph::kSink))
-                          ? t.cost
-                          : 0;
-      continue;
-    }
-    // Paid when the producer is f32 and some reader low: one reader is an
-    // edge; several go through an auxiliary node that is low as soon as one
-    // of them is.
-    if (p != MinCutGraph::kSource) {
-      SmallVector<unsigned, 4> lowReaders;
-      for (unsigned c : readers)
-        if (c != MinCutGraph::kSink)
-          lowReaders.push_back(c);
-      if (lowReaders.size() == 1) {
-        edge(lowReaders[0], p, t.cost);
-      } else if (!lowReaders.empty()) {
-        unsigned a = graph.addNode();
-        for (unsigned c : lowReaders)
-          edge(c, a, MinCutGraph::kInfinity);
-        edge(a, p, t.cost);
-      }
-    }
-    // Paid when the producer is low and some reader f32.
-    if (p != MinCutGraph::kSink) {
-      SmallVector<unsigned, 4> wideReaders;
-      for (unsigned c : readers)
-        if (c != MinCutGraph::kSource)
-          wideReaders.push_back(c);
-      if (wideReaders.size() == 1) {
-        edge(p, wideReaders[0], t.cost);
-      } else if (!wideReaders.empty()) {
-        unsigned b = graph.addNode();
-        for (unsigned c : wideReaders)
-          edge(b, c, MinCutGraph::kInfinity);
-        edge(p, b, t.cost);
-      }
-    }
-  }
-  int64_t cost = graph.solve() + constantCost;
-  std::vector<bool> low(problem.numVars);
-  for (unsigned v = 0; v < problem.numVars; ++v)
-    low[v] = graph.onSourceSide(node[v]);
+  return problem;
+}
 
-  if (options->bruteForceLimit && problem.numVars <= options->bruteForceLimit) {
-    int64_t best = MinCutGraph::kInfinity;
-    for (uint64_t bits = 0; bits < (uint64_t(1) << problem.numVars); ++bits) {
-      std::vector<bool> labels(problem.numVars);
-      for (unsigned v = 0; v < problem.numVars; ++v)
-        labels[v] = (bits >> v) & 1;
-      best = std::min(best, problem.energy(labels));
-    }
-    mlir::emitRemark(root->getLoc())
-        << "amp: optimal placement moves " << problem.energy(low)
-        << " bytes (cut " << cost << "); the best of "
-        << (uint64_t(1) << problem.numVars) << " labellings moves " << best;
-  }
-
-  // Apply the labels.
-  for (auto [g, var] : llvm::enumerate(groupVar))
+void PrecisionAssignment::Impl::applyPlacement(const PlacementVariables &vars,
+                                               const std::vector<bool> &low) {
+  for (auto [g, var] : llvm::enumerate(vars.groupVar))
     if (var >= 0)
-      states[g] = low[var] ? GroupState{State::Low, varLowType[var]}
+      states[g] = low[var] ? GroupState{State::Low, vars.lowType[var]}
                            : GroupState{State::F32, {}};
   for (unsigned g = 0, e = states.size(); g < e; ++g)
     if (find(g) == g && states[g].state == State::Free)
@@ -352,7 +218,7 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
       continue;
     if (d.mode == ComputeMode::F32)
       continue;
-    int var = opVar[idx];
+    int var = vars.opVar[idx];
     bool isLow = var >= 0 ? low[var] : true;
     if (isLow) {
       d.reason += "; low: fewest bytes moved";
@@ -363,4 +229,13 @@ void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
                     : "; f32: fewest bytes moved";
     d.mode = ComputeMode::F32;
   }
+}
+
+void PrecisionAssignment::Impl::placeOptimally(Operation *root) {
+  PlacementVariables vars;
+  PlacementProblem problem = buildPlacementProblem(vars);
+  PlacementProblem::Solution solution = problem.solve();
+  if (options->placementObserver)
+    options->placementObserver(root, problem, solution);
+  applyPlacement(vars, solution.low);
 }

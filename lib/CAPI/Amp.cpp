@@ -16,8 +16,8 @@
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Backends.h"
 #include "amp/Runner/SharedLibrary.h"
-#include "amp/Target/TargetNames.h"
 #include "amp/Support/TextNesting.h"
+#include "amp/Target/TargetNames.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -261,7 +261,7 @@ AmpModule ampModuleParse(AmpContext context, const char *text, size_t length,
   size_t before = context->diagnostics.size();
   StringRef name = sourceName ? StringRef(sourceName) : StringRef("<input>");
   if (failed(amp::checkTextNesting(StringRef(text, length), name,
-                              &context->context)))
+                                   &context->context)))
     return nullptr;
   ParserConfig config(&context->context);
   OwningOpRef<ModuleOp> module =
@@ -294,8 +294,7 @@ char *ampModulePrint(AmpModule module, unsigned flags, size_t *length) {
 char *ampModuleDescribeLowPrecisionWorkOnHost(AmpModule module) {
   MLIRContext *context = &module->owner->context;
   context->getOrLoadDialect<LLVM::LLVMDialect>();
-  std::string cpu =
-      ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
+  std::string cpu = ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
   std::optional<std::string> note = amp::describeLowPrecisionWorkWithoutUnits(
       *module->module, amp::getHostCPUTarget(context), cpu,
       "mixed-precision{target=cpu}");

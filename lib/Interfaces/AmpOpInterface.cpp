@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/AmpOpInterface.h"
+#include "amp/Support/FloatConversion.h"
 #include "amp/Target/TargetCapabilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -259,8 +260,59 @@ static FailureOr<APFloat> convertAPFloat(APFloat value, FloatType type,
 
 /// Most nonzero values lost to underflow: the constant would mean something
 /// else in the low type.
-static bool mostlyFlushed(unsigned nonzero, unsigned flushed) {
+static bool mostlyFlushed(uint64_t nonzero, uint64_t flushed) {
   return flushed > 0 && 2 * flushed > nonzero;
+}
+
+/// The f32 values of a dense attribute as bits, and the narrow format of
+/// `elementType`, where the raw-buffer path applies: f32 to f16 or bf16.
+static std::optional<std::pair<ArrayRef<uint32_t>, NarrowFloat>>
+getNarrowableF32Data(DenseFPElementsAttr dense, FloatType elementType,
+                     SmallVectorImpl<uint32_t> &copy) {
+  if (!dense.getElementType().isF32() ||
+      !(elementType.isF16() || elementType.isBF16()))
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  size_t count = raw.size() / sizeof(uint32_t);
+  ArrayRef<uint32_t> bits;
+  if (reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint32_t) == 0) {
+    bits = ArrayRef(reinterpret_cast<const uint32_t *>(raw.data()), count);
+  } else {
+    copy.resize(count);
+    std::memcpy(copy.data(), raw.data(), count * sizeof(uint32_t));
+    bits = copy;
+  }
+  return std::make_pair(bits, elementType.isF16() ? NarrowFloat::F16
+                                                  : NarrowFloat::BF16);
+}
+
+/// Whether narrowed values keep their meaning: no overflow, most nonzero
+/// values still nonzero.
+static bool keepsMeaning(const NarrowingStats &stats) {
+  return stats.overflowed == 0 && !mostlyFlushed(stats.nonzero, stats.flushed);
+}
+
+bool mlir::amp::fitsFloatType(Attribute attr, FloatType elementType) {
+  auto dense = dyn_cast<DenseFPElementsAttr>(attr);
+  if (!dense || dense.getElementType() == elementType)
+    return succeeded(convertFloatAttr(attr, elementType));
+  SmallVector<uint32_t> copy;
+  auto data = getNarrowableF32Data(dense, elementType, copy);
+  if (!data)
+    return succeeded(convertFloatAttr(attr, elementType));
+  // Converted in chunks that are thrown away: no attribute is built.
+  constexpr size_t chunk = 1 << 16;
+  SmallVector<uint16_t> scratch(std::min(chunk, data->first.size()));
+  NarrowingStats stats;
+  for (size_t i = 0; i < data->first.size(); i += chunk) {
+    ArrayRef<uint32_t> part =
+        data->first.slice(i, std::min(chunk, data->first.size() - i));
+    stats.add(narrowF32Buffer(
+        part, MutableArrayRef(scratch).take_front(part.size()), data->second));
+    if (stats.overflowed)
+      return false;
+  }
+  return keepsMeaning(stats);
 }
 
 bool mlir::amp::isF32DataAttr(Attribute attr) {
@@ -292,6 +344,20 @@ FailureOr<Attribute> mlir::amp::convertFloatAttr(Attribute attr,
   if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
     if (dense.getElementType() == elementType)
       return attr;
+    // f32 to f16/bf16 on the raw buffer (bit for bit what APFloat gives),
+    // on the context's threads for large constants.
+    SmallVector<uint32_t> copy;
+    if (auto data = getNarrowableF32Data(dense, elementType, copy)) {
+      std::vector<uint16_t> narrow(data->first.size());
+      NarrowingStats stats = narrowF32Buffer(data->first, narrow, data->second,
+                                             elementType.getContext());
+      if (!keepsMeaning(stats))
+        return failure();
+      ArrayRef<char> bytes(reinterpret_cast<const char *>(narrow.data()),
+                           narrow.size() * sizeof(uint16_t));
+      return Attribute(DenseElementsAttr::getFromRawBuffer(
+          dense.getType().clone(elementType), bytes));
+    }
     bool overflow = false;
     unsigned nonzero = 0, flushed = 0;
     DenseElementsAttr converted =
@@ -444,19 +510,19 @@ FailureOr<Operation *> mlir::amp::convertByRetypingWith(
   // Check everything before changing anything.
   for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
     if (!canCreateFloatCast(operand.getType(), type))
-      return rewriter.notifyMatchFailure(op, [&, operand = operand,
-                                              type = type](Diagnostic &diag) {
-        diag << "cannot cast operand of type " << operand.getType() << " to "
-             << type;
-      });
+      return rewriter.notifyMatchFailure(
+          op, [&, operand = operand, type = type](Diagnostic &diag) {
+            diag << "cannot cast operand of type " << operand.getType()
+                 << " to " << type;
+          });
   // A result whose type changes must be castable back for its users.
   for (auto [result, type] : llvm::zip(op->getResults(), resultTypes))
     if (!canCreateFloatCast(type, result.getType()))
-      return rewriter.notifyMatchFailure(op, [&, result = result,
-                                              type = type](Diagnostic &diag) {
-        diag << "no cast reconciles a result of type " << type
-             << " with its users of type " << result.getType();
-      });
+      return rewriter.notifyMatchFailure(
+          op, [&, result = result, type = type](Diagnostic &diag) {
+            diag << "no cast reconciles a result of type " << type
+                 << " with its users of type " << result.getType();
+          });
   SmallVector<NamedAttribute> newAttrs;
   bool attrsChanged = false;
   for (NamedAttribute attr : op->getAttrs()) {

@@ -60,7 +60,7 @@ struct ComplexConstantModel
   std::optional<std::string> getRewriteBlocker(Operation *op, FloatType lowType,
                                                FloatType) const {
     for (Attribute part : cast<complex::ConstantOp>(op).getValue())
-      if (failed(convertFloatAttr(part, lowType)))
+      if (!fitsFloatType(part, lowType))
         return std::string("a part does not fit");
     return std::nullopt;
   }

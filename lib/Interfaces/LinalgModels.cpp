@@ -240,7 +240,7 @@ bool canConvertBodyInPlace(Block &body, FloatType type) {
       return false;
     Attribute value;
     if (matchPattern(&op, m_Constant(&value)) && isFloatDataAttr(value) &&
-        failed(convertFloatAttr(value, type)))
+        !fitsFloatType(value, type))
       return false;
   }
   return true;

@@ -83,8 +83,7 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
     if (!options.cpuWidenReusedInputs)
       cpuOptions.push_back("widen-reused-inputs=false");
     if (options.cpuTileCols)
-      cpuOptions.push_back("tile-cols=" +
-                           std::to_string(*options.cpuTileCols));
+      cpuOptions.push_back("tile-cols=" + std::to_string(*options.cpuTileCols));
     if (!cpuOptions.empty())
       pipeline += "{" + llvm::join(cpuOptions, " ") + "}";
   }

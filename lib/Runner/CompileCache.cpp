@@ -32,8 +32,8 @@ static llvm::Error fail(const llvm::Twine &message) {
 }
 
 void HashingStream::write_impl(const char *data, size_t size) {
-  hasher.update(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(data), size));
+  hasher.update(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data), size));
   position += size;
 }
 
@@ -50,11 +50,11 @@ std::string mlir::amp::runtime::getBuildIdentity() {
       info.dli_fname) {
     fs::file_status status;
     if (!fs::status(info.dli_fname, status))
-      identity += " " + std::string(info.dli_fname) + " " +
-                  std::to_string(status.getSize()) + " " +
-                  std::to_string(status.getLastModificationTime()
-                                     .time_since_epoch()
-                                     .count());
+      identity +=
+          " " + std::string(info.dli_fname) + " " +
+          std::to_string(status.getSize()) + " " +
+          std::to_string(
+              status.getLastModificationTime().time_since_epoch().count());
   }
   return identity;
 }
@@ -196,8 +196,8 @@ CompileCache::lookup(llvm::StringRef key,
     payload = payload.drop_front(size);
   }
   // Recently used entries are the last evicted.
-  if (int fd; !fs::openFileForWrite(path, fd, fs::CD_OpenExisting,
-                                    fs::OF_Append)) {
+  if (int fd;
+      !fs::openFileForWrite(path, fd, fs::CD_OpenExisting, fs::OF_Append)) {
     (void)fs::setLastAccessAndModificationTime(
         fd, std::chrono::system_clock::now());
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
@@ -228,13 +228,16 @@ llvm::Error CompileCache::store(llvm::StringRef key,
     for (const std::string &object : objects)
       payload += object;
     out << kMagic;
-    llvm::support::endian::write<uint32_t>(out, kFormat, llvm::endianness::little);
+    llvm::support::endian::write<uint32_t>(out, kFormat,
+                                           llvm::endianness::little);
     out << key;
-    llvm::support::endian::write<uint32_t>(out, objects.size(), llvm::endianness::little);
+    llvm::support::endian::write<uint32_t>(out, objects.size(),
+                                           llvm::endianness::little);
     for (const std::string &object : objects)
-      llvm::support::endian::write<uint64_t>(out, object.size(), llvm::endianness::little);
+      llvm::support::endian::write<uint64_t>(out, object.size(),
+                                             llvm::endianness::little);
     llvm::support::endian::write<uint64_t>(out, llvm::xxh3_64bits(payload),
-                            llvm::endianness::little);
+                                           llvm::endianness::little);
     out << payload;
     out.close();
     if (out.has_error()) {

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Executable.h"
-#include "amp/Runner/BufferPool.h"
+#include "Common/BufferPool.h"
 
 #include "amp/Runner/ObjectCompiler.h"
 
@@ -82,10 +82,11 @@ Executable::load(llvm::ArrayRef<std::string> objects, EntrySignature signature,
           .setObjectLinkingLayerCreator(
               [perf](llvm::orc::ExecutionSession &session)
                   -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
-                auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
-                    session, [](const llvm::MemoryBuffer &) {
-                      return std::make_unique<llvm::SectionMemoryManager>();
-                    });
+                auto layer =
+                    std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                        session, [](const llvm::MemoryBuffer &) {
+                          return std::make_unique<llvm::SectionMemoryManager>();
+                        });
                 if (perf)
                   layer->registerJITEventListener(*perf);
                 return layer;
@@ -145,8 +146,8 @@ Executable::load(llvm::ArrayRef<std::string> objects, EntrySignature signature,
   if (!initialize || !finalize) {
     llvm::consumeError(initialize.takeError());
     llvm::consumeError(finalize.takeError());
-    return fail("the compiled program has no " + kInitializeFunction +
-                " or " + kFinalizeFunction);
+    return fail("the compiled program has no " + kInitializeFunction + " or " +
+                kFinalizeFunction);
   }
   // Runs the module's constructors, e.g. GPU module loading.
   initialize->toPtr<void (*)()>()();

@@ -165,11 +165,11 @@ llvm::Expected<HostTensor> mlir::amp::runtime::parseNpy(StringRef bytes,
       expected *= static_cast<uint64_t>(size);
   }
   if (overflows || data.size() < expected)
-    return fail("'" + path + "' is truncated: " + llvm::Twine(data.size()) +
-                " data bytes for shape (" + formatShape(shape) + ") of " +
-                getElementKindName(*kind) + ", expected " +
-                (overflows ? llvm::Twine("more than 2^64")
-                           : llvm::Twine(expected)));
+    return fail(
+        "'" + path + "' is truncated: " + llvm::Twine(data.size()) +
+        " data bytes for shape (" + formatShape(shape) + ") of " +
+        getElementKindName(*kind) + ", expected " +
+        (overflows ? llvm::Twine("more than 2^64") : llvm::Twine(expected)));
   if (data.size() > expected)
     return fail("'" + path + "' has " + llvm::Twine(data.size()) +
                 " data bytes for shape (" + formatShape(shape) + ") of " +
@@ -182,7 +182,7 @@ llvm::Expected<HostTensor> mlir::amp::runtime::parseNpy(StringRef bytes,
 }
 
 void mlir::amp::runtime::printNpy(llvm::raw_ostream &os,
-                                   const HostTensor &tensor) {
+                                  const HostTensor &tensor) {
   std::string header = "{'descr': '" + getDescr(tensor.getElementKind()).str() +
                        "', 'fortran_order': False, 'shape': (";
   for (int64_t size : tensor.getShape())
@@ -206,7 +206,6 @@ void mlir::amp::runtime::printNpy(llvm::raw_ostream &os,
   os << header;
   os.write(static_cast<const char *>(tensor.getData()), tensor.getByteSize());
 }
-
 
 llvm::Error mlir::amp::runtime::writeNpy(StringRef path,
                                          const HostTensor &tensor) {

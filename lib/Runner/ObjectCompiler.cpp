@@ -49,8 +49,8 @@ struct CompileTarget {
 static CompileTarget resolveTarget(const ObjectCompileOptions &options) {
   CompileTarget target;
   target.triple = llvm::sys::getProcessTriple();
-  target.cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str()
-                                   : options.cpu;
+  target.cpu =
+      options.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.cpu;
   if (!options.features.empty() || !options.cpu.empty()) {
     target.features = options.features;
     return target;
@@ -102,9 +102,9 @@ static void addPackedWrapper(llvm::Function &entry) {
   llvm::IRBuilder<> builder(context);
   auto *pointer = builder.getPtrTy();
   auto *type = llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false);
-  auto *wrapper = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                         getPackedEntryName(entry.getName()),
-                                         module);
+  auto *wrapper =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             getPackedEntryName(entry.getName()), module);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
   llvm::Value *slots = wrapper->getArg(0);
   auto slot = [&](unsigned index) {
@@ -114,8 +114,8 @@ static void addPackedWrapper(llvm::Function &entry) {
   };
   llvm::SmallVector<llvm::Value *> arguments;
   for (llvm::Argument &argument : entry.args())
-    arguments.push_back(builder.CreateLoad(argument.getType(),
-                                           slot(argument.getArgNo())));
+    arguments.push_back(
+        builder.CreateLoad(argument.getType(), slot(argument.getArgNo())));
   llvm::CallInst *call = builder.CreateCall(&entry, arguments);
   if (!entry.getReturnType()->isVoidTy())
     builder.CreateStore(call, slot(entry.arg_size()));
@@ -138,18 +138,20 @@ static void makeExplicit(llvm::Module &module, llvm::StringRef name,
       llvm::BasicBlock::Create(module.getContext(), "entry", function));
   if (llvm::GlobalVariable *global = module.getGlobalVariable(name)) {
     llvm::SmallVector<std::pair<uint64_t, llvm::Function *>> calls;
-    if (auto *array =
-            llvm::dyn_cast_or_null<llvm::ConstantArray>(global->getInitializer()))
+    if (auto *array = llvm::dyn_cast_or_null<llvm::ConstantArray>(
+            global->getInitializer()))
       for (llvm::Value *element : array->operands()) {
         auto *entry = llvm::dyn_cast<llvm::ConstantStruct>(element);
         if (!entry || entry->getNumOperands() < 2)
           continue;
-        auto *priority = llvm::dyn_cast<llvm::ConstantInt>(entry->getOperand(0));
+        auto *priority =
+            llvm::dyn_cast<llvm::ConstantInt>(entry->getOperand(0));
         auto *callee = llvm::dyn_cast<llvm::Function>(entry->getOperand(1));
         if (priority && callee)
           calls.push_back({priority->getZExtValue(), callee});
       }
-    llvm::stable_sort(calls, [](auto &a, auto &b) { return a.first < b.first; });
+    llvm::stable_sort(calls,
+                      [](auto &a, auto &b) { return a.first < b.first; });
     if (reverse)
       std::reverse(calls.begin(), calls.end());
     for (auto &[priority, callee] : calls)
@@ -188,9 +190,10 @@ static llvm::Error optimize(llvm::Module &module, llvm::TargetMachine &machine,
 }
 
 /// Optimizes `module` and emits it as an object file.
-static llvm::Expected<std::string>
-compilePartition(llvm::Module &module, const CompileTarget &target,
-                 unsigned optLevel, CompileTimes *times) {
+static llvm::Expected<std::string> compilePartition(llvm::Module &module,
+                                                    const CompileTarget &target,
+                                                    unsigned optLevel,
+                                                    CompileTimes *times) {
   auto start = std::chrono::steady_clock::now();
   auto machine = createTargetMachine(target, optLevel);
   if (!machine)
@@ -254,14 +257,15 @@ mlir::amp::runtime::compileToObjects(ModuleOp module,
   unsigned definitions = llvm::count_if(
       llvmModule->functions(),
       [](const llvm::Function &function) { return !function.isDeclaration(); });
-  unsigned threads = options.threads ? options.threads
-                                     : llvm::hardware_concurrency().compute_thread_count();
+  unsigned threads = options.threads
+                         ? options.threads
+                         : llvm::hardware_concurrency().compute_thread_count();
   unsigned partitions = std::clamp(std::min(threads, definitions), 1u, 64u);
   if (options.times)
     options.times->partitions = partitions;
   if (partitions == 1) {
-    auto object = compilePartition(*llvmModule, target, options.optLevel,
-                                   options.times);
+    auto object =
+        compilePartition(*llvmModule, target, options.optLevel, options.times);
     if (!object)
       return object.takeError();
     return std::vector<std::string>{std::move(*object)};
@@ -290,7 +294,7 @@ mlir::amp::runtime::compileToObjects(ModuleOp module,
             llvm::MemoryBufferRef(bitcode[i].str(), "partition"), partContext);
         llvm::Expected<std::string> object =
             part ? compilePartition(**part, target, options.optLevel,
-                                              options.times)
+                                    options.times)
                  : llvm::Expected<std::string>(part.takeError());
         if (object) {
           objects[i] = std::move(*object);

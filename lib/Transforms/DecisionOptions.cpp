@@ -38,8 +38,8 @@ LogicalResult DecisionSetup::initialize(MLIRContext *ctx,
   options.lowType = parseLowType(ctx, stringifyLowPrecision(v.precision));
   options.accumulate = v.accumulate;
   if (v.accumulateMinSize < 0)
-    return emitError(loc)
-           << passName << ": accumulate-min-size must not be negative";
+    return emitError(loc) << passName
+                          << ": accumulate-min-size must not be negative";
   options.accumulateMinSize = v.accumulateMinSize;
   options.missingOp = v.missingOp;
   options.placement = v.placement;
@@ -92,9 +92,10 @@ LogicalResult DecisionSetup::initialize(MLIRContext *ctx,
   return success();
 }
 
-FailureOr<PrecisionAssignment>
-DecisionSetup::analyze(Operation *root, bool describeRanges,
-                       bool changeSignatures, AnalysisRun &run) const {
+FailureOr<PrecisionAssignment> DecisionSetup::analyze(Operation *root,
+                                                      bool describeRanges,
+                                                      bool changeSignatures,
+                                                      AnalysisRun &run) const {
   // The analysis weighs every use of a value: dead ops would sway it, and
   // the pass erases what it leaves dead, so that a second run, which sees
   // none of them, decides the same.

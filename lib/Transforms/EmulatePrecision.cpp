@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Transforms/EmulatePrecision.h"
 #include "amp/Analysis/Policy.h"
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Interfaces/ExternalModels.h"
 #include "amp/Transforms/DecisionOptions.h"
-#include "amp/Transforms/EmulatePrecision.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -60,8 +60,7 @@ Type getRoundableF32(Type type) {
 /// linalg.generic, which the CPU pipeline fuses with the elementwise work
 /// around it (a branch on the gate would copy the tensor and fuse with
 /// nothing).
-Value roundIf(OpBuilder &b, Location loc, Value v, Value flag,
-              FloatType low) {
+Value roundIf(OpBuilder &b, Location loc, Value v, Value flag, FloatType low) {
   auto scalar = [&](OpBuilder &nb, Location nloc, Value x) -> Value {
     Value narrow = arith::TruncFOp::create(nb, nloc, low, x);
     Value wide = arith::ExtFOp::create(nb, nloc, x.getType(), narrow);
@@ -159,16 +158,15 @@ int64_t estimateFlops(Operation *op, const OpDecision &decision) {
     results = std::max(results, staticElements(t));
   for (Type t : op->getOperandTypes())
     largest = std::max(largest, staticElements(t));
-  bool contraction = getCategory(op, decision.lowType).category ==
-                     Policy::Allow;
+  bool contraction =
+      getCategory(op, decision.lowType).category == Policy::Allow;
   if (contraction && decision.accumulation &&
       !ShapedType::isDynamic(decision.accumulation->reductionSize))
     return 2 * results * decision.accumulation->reductionSize;
   return std::max(results, largest);
 }
 
-struct EmulatePrecision
-    : amp::impl::EmulatePrecisionBase<EmulatePrecision> {
+struct EmulatePrecision : amp::impl::EmulatePrecisionBase<EmulatePrecision> {
   using Base::Base;
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -273,8 +271,8 @@ mlir::amp::emulatePrecisionAssignment(FunctionOpInterface function,
     for (const Site &site : sites) {
       Value index = arith::ConstantIndexOp::create(b, loc, site.gate);
       Value g = tensor::ExtractOp::create(b, loc, gatesArg, ValueRange{index});
-      flags[site.gate] = arith::CmpFOp::create(
-          b, loc, arith::CmpFPredicate::UNE, g, zero);
+      flags[site.gate] =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, g, zero);
     }
 
     // An op that computes low reads its float operands low (except
@@ -405,15 +403,14 @@ void EmulatePrecision::runOnOperation() {
   if (failed(assignment))
     return signalPassFailure();
   FailureOr<EmulationGates> gates =
-      gatesOnly ? collectEmulationGates(function, *assignment)
-                : emulatePrecisionAssignment(function, *assignment,
-                                             excessPrecision);
+      gatesOnly
+          ? collectEmulationGates(function, *assignment)
+          : emulatePrecisionAssignment(function, *assignment, excessPrecision);
   if (failed(gates) || failed(writeGates(*gates)))
     return signalPassFailure();
 }
 
-LogicalResult
-EmulatePrecision::writeGates(const EmulationGates &gates) {
+LogicalResult EmulatePrecision::writeGates(const EmulationGates &gates) {
   if (gatesFile.empty())
     return success();
   std::string error;

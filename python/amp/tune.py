@@ -10,6 +10,7 @@ set: the entry's arguments as .npy files in name order (arg0.npy, ...).
     --metric FILE.py:FUNCTION       metric(f32_outputs, outputs) -> bool
     --holdout DIR...                input sets to report on, not tuned on
     --method sensitivity|bisect     amp's search, or ONNX Runtime's bisection
+    --safety K                      tune so the budget holds with errors K times larger
     --emulate auto|per-op|excess    what the emulation rounds (auto: excess for bf16)
     -o POLICY.yaml                  the policy (written only on success)
     --summary FILE.json             the summary as JSON
@@ -59,6 +60,9 @@ def main(argv=None):
                         help="max-abs=A,max-rel=R,top1=T (any of them)")
     parser.add_argument("--metric", default=None, metavar="FILE.py:FUNCTION")
     parser.add_argument("--method", default="sensitivity", choices=("sensitivity", "bisect"))
+    parser.add_argument("--safety", default="1", metavar="K",
+                        help="a margin for inputs not tuned on: the budget must hold with "
+                             "every error K times as large (default 1)")
     parser.add_argument("--entry", default="main")
     parser.add_argument("--emulate", default="auto", choices=("auto", "per-op", "excess"),
                         help="what the emulation rounds: every low op's result (per-op), "
@@ -79,7 +83,8 @@ def main(argv=None):
                       metric=metric, output=args.output, method=args.method,
                       holdout=args.holdout, entry=args.entry,
                       excess_precision={"auto": None, "per-op": False,
-                                        "excess": True}[args.emulate], log=log)
+                                        "excess": True}[args.emulate],
+                      safety=args.safety, log=log)
     except AmpOptionError as e:
         print(f"amp.tune: error: {e}", file=sys.stderr)
         return 2

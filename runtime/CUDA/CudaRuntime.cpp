@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Runner/BufferPool.h"
+#include "Common/BufferPool.h"
 
 #include <dlfcn.h>
 

@@ -173,3 +173,25 @@ print("cli:", code, lines[-1])
 code, lines = cli("--inputs", folder, "--budget", "max-abs=1")
 print("cli:", code, lines[-1])
 # CHECK-NEXT: cli: 2 amp.tune: error: tune: no .npy files in '{{.*}}'
+code, lines = cli("--inputs", os.path.join(folder, "in0"), "--budget", "max-abs=1",
+                  "--safety", "0.5")
+print("cli:", code, lines[-1])
+# CHECK-NEXT: cli: 2 amp.tune: error: tune: safety must be a finite number >= 1, not '0.5'
+
+# A safety margin K: the budget must hold with every error K times as large
+# (the verdict on f32 + K (low - f32)); the errors reported are the real
+# ones, and the held-out verdict is taken at K = 1.
+from amp._tune import Budget
+ref = [[np.zeros(4, np.float32)]]
+out = [[np.full(4, 0.006, np.float32)]]
+for k in (1, 2):
+    ok, e = Budget("max-abs=0.01", safety=k).meets(ref, out)
+    print(f"safety {k}:", ok, round(e["max-abs"], 4))
+print("held out at 1:", Budget("max-abs=0.01", safety=2).meets(ref, out, safety=1)[0])
+# CHECK-NEXT: safety 1: True 0.006
+# CHECK-NEXT: safety 2: False 0.006
+# CHECK-NEXT: held out at 1: True
+safe = amp.tune(source, sets[:2], budget="max-abs=0.01", safety=4, holdout=sets[2:])
+print("safety 4 keeps more:", len(safe.policy["rules"]) >= len(result.policy["rules"]),
+      "budget:", safe.summary["budget"])
+# CHECK-NEXT: safety 4 keeps more: True budget: max-abs=0.01, safety 4

@@ -34,7 +34,8 @@
 // CHIP: amp-lower-to-nvvm: chip must be sm_<N>[a|f] with N >= 20, got 'gfx90a'
 // CHIP: amp-run: lowering '{{.*}}' with amp-lower-to-nvvm{chip=gfx90a format=isa} failed
 // RUN: env LD_LIBRARY_PATH=%t not amp-run %s --entry=offset --backend=cuda --gpu-format=elf 2>&1 | FileCheck %s --check-prefix=FORMAT
-// FORMAT: amp-lower-to-nvvm: format must be bin, isa or fatbin, got 'elf'
+// FORMAT: for the --format option: Cannot find option named 'elf'!
+// FORMAT: cannot build the pipeline 'amp-lower-to-nvvm{chip=sm_90 format=elf}'
 //
 // --repeat reruns the whole function: one launch per call.
 // RUN: env LD_LIBRARY_PATH=%t amp-run %s --entry=offset --backend=cuda --repeat=3 | FileCheck %s --check-prefix=REPEAT

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestPasses.h"
+#include "amp/Analysis/MinCut.h"
 #include "amp/Analysis/PrecisionAssignment.h"
 #include "amp/Interfaces/ExternalModels.h"
 
@@ -48,7 +49,26 @@ struct TestCheckOptimality
       return signalPassFailure();
     }
     options.placement = Placement::Optimal;
-    options.bruteForceLimit = std::min<unsigned>(limit, 20);
+    // Every labelling of problems with at most `limit` (20) variables,
+    // against the minimum cut's.
+    unsigned maxVars = std::min<unsigned>(limit, 20);
+    options.placementObserver = [&](Operation *at,
+                                    const PlacementProblem &problem,
+                                    const PlacementProblem::Solution &cut) {
+      if (problem.numVars > maxVars)
+        return;
+      int64_t best = MinCutGraph::kInfinity;
+      std::vector<bool> labels(problem.numVars);
+      for (uint64_t bits = 0; bits < (uint64_t(1) << problem.numVars); ++bits) {
+        for (unsigned v = 0; v < problem.numVars; ++v)
+          labels[v] = (bits >> v) & 1;
+        best = std::min(best, problem.energy(labels));
+      }
+      mlir::emitRemark(at->getLoc())
+          << "amp: optimal placement moves " << problem.energy(cut.low)
+          << " bytes (cut " << cut.cost << "); the best of "
+          << (uint64_t(1) << problem.numVars) << " labellings moves " << best;
+    };
     bool changeSignatures = !isa<FunctionOpInterface>(root) &&
                             root->hasTrait<OpTrait::SymbolTable>();
     if (failed(PrecisionAssignment::analyze(root, options, changeSignatures)))

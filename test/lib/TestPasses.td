@@ -133,4 +133,26 @@ def TestPrintRanges : Pass<"amp-test-print-ranges"> {
   ];
 }
 
+def TestFloatConversion : Pass<"amp-test-float-conversion"> {
+  let summary = "Check amp's f32 to f16/bf16 narrowing against APFloat";
+  let description = [{
+    Narrows f32 bit patterns of every class to f16 and bf16 with
+    amp/Support/FloatConversion.h, by bit arithmetic and (where the host
+    has F16C) by the hardware path, one value and whole buffers on the
+    context's threads, and compares every result bit for bit with
+    APFloat::convert (round to nearest, ties to even), and the overflow and
+    underflow counts with APFloat's. The patterns: both signs, every
+    exponent, and mantissas at the rounding boundaries of both formats (the
+    ties, one ulp either side, even and odd results), zeros, subnormals,
+    the largest finite values, infinities, quiet and signaling NaNs with
+    payloads that survive and that vanish, and `random` more drawn from a
+    fixed seed. Prints one line per format and path to stdout; any
+    mismatch is an error naming the pattern. It changes nothing.
+  }];
+  let options = [
+    Option<"random", "random", "unsigned", /*default=*/"1000000",
+           "How many further patterns are drawn at random">,
+  ];
+}
+
 #endif // AMP_TEST_TESTPASSES_TD

@@ -31,7 +31,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Host.h"
 
-
 using namespace mlir;
 using namespace mlir::amp::runtime;
 namespace cl = llvm::cl;
@@ -64,7 +63,8 @@ static cl::opt<unsigned> &threads() {
       cl::init(1), cl::cat(category));
   return option;
 }
-static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+static cl::opt<unsigned> optLevel("O",
+                                  cl::desc("LLVM optimization level (0-3)"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
 static cl::opt<std::string>
     compilerName("cc",

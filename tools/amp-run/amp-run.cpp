@@ -22,12 +22,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Common/BufferPool.h"
 #include "amp/Analysis/LowPrecisionWork.h"
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Backends.h"
 #include "amp/Runner/Backend.h"
-#include "amp/Runner/BufferPool.h"
 #include "amp/Runner/Comparison.h"
 #include "amp/Runner/CompileCache.h"
 #include "amp/Runner/EntrySignature.h"
@@ -46,7 +46,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -54,9 +53,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <thread>
@@ -268,7 +268,8 @@ static cl::opt<bool> timePhases(
 namespace {
 /// Wall-clock seconds of amp-run's phases (--time-phases).
 struct PhaseTimes {
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
   llvm::SmallVector<std::pair<std::string, double>> phases;
   CompileTimes compile;
 
@@ -425,13 +426,12 @@ compile(ModuleOp module, const EntrySignature &signature,
     // The host's #llvm.target (and amp's model of it) live in the LLVM
     // dialect.
     module.getContext()->getOrLoadDialect<LLVM::LLVMDialect>();
-    std::string cpu =
-        ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
-    if (std::optional<std::string> note = amp::describeLowPrecisionWorkWithoutUnits(
-            module, amp::getHostCPUTarget(module.getContext()), cpu,
-            "mixed-precision{target=cpu}")) {
-      llvm::errs() << "amp-run: note: '" << fileName << "': " << *note
-                   << "\n";
+    std::string cpu = ("this CPU (" + llvm::sys::getHostCPUName() + ")").str();
+    if (std::optional<std::string> note =
+            amp::describeLowPrecisionWorkWithoutUnits(
+                module, amp::getHostCPUTarget(module.getContext()), cpu,
+                "mixed-precision{target=cpu}")) {
+      llvm::errs() << "amp-run: note: '" << fileName << "': " << *note << "\n";
       noted = true;
     }
   }
@@ -456,19 +456,14 @@ compile(ModuleOp module, const EntrySignature &signature,
     cpuThreads = 1;
   }
   bool useBF16Dot = bf16Dot || (!noBF16Dot && hostBF16DotPays());
-  std::string pipeline =
-      getPipeline(backend, BackendOptions{chip.getValue(), gpuFormat.getValue(),
-                                          cpuThreads,
-                                          useBF16Dot,
-                                          hostHasAVX512()
-                                              ? std::nullopt
+  std::string pipeline = getPipeline(
+      backend, BackendOptions{chip.getValue(), gpuFormat.getValue(), cpuThreads,
+                              useBF16Dot,
+                              hostHasAVX512() ? std::nullopt
                                               : std::optional<unsigned>(1),
-                                          !noExcessPrecision,
-                                          !noWidenReusedInputs,
-                                          !noKernelStrategies,
-                                          effectiveSubgroupSize,
-                                          !noTensorCores,
-                                          vulkanEmulateTensorCores, tf32});
+                              !noExcessPrecision, !noWidenReusedInputs,
+                              !noKernelStrategies, effectiveSubgroupSize,
+                              !noTensorCores, vulkanEmulateTensorCores, tf32});
   if (!pipelineOptions.empty()) {
     // The backend's options and the user's, checked together.
     auto [name, options] = llvm::StringRef(pipeline).split('{');
@@ -678,9 +673,9 @@ int main(int argc, char **argv) {
     return error("--no-tensor-cores is for --backend=cuda");
   if (vulkanEmulateTensorCores && backend->backend != Backend::Vulkan)
     return error("--vulkan-emulate-tensor-cores is for --backend=vulkan");
-  if (tf32 && !(backend->backend == Backend::CUDA ||
-                (backend->backend == Backend::Vulkan &&
-                 vulkanEmulateTensorCores)))
+  if (tf32 &&
+      !(backend->backend == Backend::CUDA ||
+        (backend->backend == Backend::Vulkan && vulkanEmulateTensorCores)))
     return error("--tf32 needs --backend=cuda (or vulkan with "
                  "--vulkan-emulate-tensor-cores)");
   if (tf32 && noTensorCores)

@@ -14,11 +14,14 @@
 #ifndef AMP_ANALYSIS_ASSIGNMENTOPTIONS_H
 #define AMP_ANALYSIS_ASSIGNMENTOPTIONS_H
 
+#include "amp/Analysis/PlacementProblem.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,10 +71,12 @@ struct AssignmentOptions {
   /// Keep, in each decision, an account of its results' ranges (for
   /// remarks and reports; off, none is built).
   bool describeRanges = false;
-  /// For tests (amp-test-check-optimality): with the optimal placement,
-  /// also try every labelling of placements with at most this many free
-  /// choices and report both costs as a remark on the root (0: off).
-  unsigned bruteForceLimit = 0;
+  /// With the optimal placement, called with each placement problem and
+  /// the minimum cut's solution before the labels are applied (tests check
+  /// it against every labelling: amp-test-check-optimality).
+  std::function<void(Operation *root, const PlacementProblem &,
+                     const PlacementProblem::Solution &)>
+      placementObserver;
 };
 
 } // namespace amp

@@ -65,7 +65,8 @@ struct PolicyRule {
   bool matches(Operation *op, bool *selected = nullptr) const;
   bool hasSelector() const { return locPattern || inPattern; }
   /// Compiles `text` as a glob; the error when it is not one.
-  static llvm::Expected<std::shared_ptr<const Glob>> compileGlob(StringRef text);
+  static llvm::Expected<std::shared_ptr<const Glob>>
+  compileGlob(StringRef text);
 };
 
 /// The names a location gives an op, as `loc` selectors see them: each

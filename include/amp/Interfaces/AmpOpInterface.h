@@ -163,6 +163,10 @@ bool canCreateFloatCast(Type from, Type to);
 /// constant is never silently clamped to infinity, and when most of its
 /// nonzero values would flush to zero.
 FailureOr<Attribute> convertFloatAttr(Attribute attr, FloatType elementType);
+/// Whether convertFloatAttr(attr, elementType) succeeds, without building
+/// the converted attribute (a model's weights are checked once per decision
+/// and converted once).
+bool fitsFloatType(Attribute attr, FloatType elementType);
 
 /// Converts `op` by retyping, as the default does, but with data operands
 /// and results chosen by the caller (used by models that know which ones

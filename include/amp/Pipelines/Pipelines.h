@@ -4,25 +4,22 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Named pipelines that take the output of mixed-precision (linalg, tosa,
-// tensor, arith, math, scf, func) to a target.
+// tensor, arith, math, scf, func) to a target. Each is built in its
+// backend's folder (lib/Backend/{CPU,GPU,SPIRV}/Pipeline.cpp) from the parts
+// in amp/Pipelines/Common.h, and registered by lib/Pipelines/Pipelines.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_PIPELINES_PIPELINES_H
 #define AMP_PIPELINES_PIPELINES_H
 
+#include "amp/Pipelines/Common.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class OpPassManager;
 namespace amp {
-
-/// The tensor-level part every lowering shares: tosa to linalg, a copy of
-/// each shared tensor cast per user, elementwise arith/math on tensors to
-/// linalg.generic, aggregated ops decomposed, named ops generalized, and
-/// elementwise fusion, which puts every cast into the kernel of its producer
-/// or consumer.
-void buildAmpFuseKernelsPipeline(OpPassManager &pm);
 
 struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   PassOptions::Option<int64_t> threads{
@@ -85,8 +82,8 @@ void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
       llvm::cl::desc(                                                          \
           "Contractions as workgroup tiles staged in workgroup memory with "   \
           "register accumulators (amp-tile-contractions-for-gpu), long row "   \
-          "reductions across a workgroup (amp-reduce-rows-in-workgroups); "   \
-          "false maps every op to one thread per output element"),            \
+          "reductions across a workgroup (amp-reduce-rows-in-workgroups); "    \
+          "false maps every op to one thread per output element"),             \
       llvm::cl::init(true)};
 
 struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
@@ -123,6 +120,13 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
       llvm::cl::init(false)};
 };
 
+/// What amp-lower-to-nvvm embeds in gpu.binary ops (gpu-module-to-binary's
+/// compilation targets).
+enum class NVVMFormat { Bin, Isa, Fatbin };
+
+/// The name gpu-module-to-binary takes for `format`: bin, isa or fatbin.
+llvm::StringRef stringifyNVVMFormat(NVVMFormat format);
+
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
   PassOptions::Option<bool> tensorCores{
@@ -148,11 +152,16 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "features",
       llvm::cl::desc("PTX features (sm_90 needs +ptx80 or newer)"),
       llvm::cl::init("+ptx80")};
-  PassOptions::Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("bin (cubin through the CUDA Toolkit's ptxas), isa (PTX "
-                     "text) or fatbin"),
-      llvm::cl::init("bin")};
+  PassOptions::Option<NVVMFormat> format{
+      *this, "format", llvm::cl::desc("What the gpu.binary ops hold"),
+      llvm::cl::init(NVVMFormat::Bin),
+      llvm::cl::values(
+          clEnumValN(NVVMFormat::Bin, "bin",
+                     "cubins, through the CUDA Toolkit's ptxas"),
+          clEnumValN(NVVMFormat::Isa, "isa",
+                     "PTX text, compiled by the driver when loaded"),
+          clEnumValN(NVVMFormat::Fatbin, "fatbin",
+                     "fat binaries of cubins and PTX"))};
   PassOptions::Option<std::string> libdevice{
       *this, "libdevice",
       llvm::cl::desc("The CUDA Toolkit's libdevice.10.bc, linked into the "
@@ -166,7 +175,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 /// Debian's /usr/lib/nvidia-cuda-toolkit; empty when there is none.
 std::string findLibdevice();
 
-/// Checks `options`: a chip `sm_<N>` with N >= 20, a known format and, when
+/// Checks `options`: a chip `sm_<N>` with N >= 20 and, when
 /// given, a libdevice file that exists.
 LogicalResult
 verifyLowerToNVVMOptions(const LowerToNVVMOptions &options,

@@ -25,8 +25,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
 #include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -75,8 +75,8 @@ public:
 
   llvm::StringRef getDirectory() const { return directory; }
 
-  /// The objects stored under `key` (a 64-digit hex digest), or none. An entry that
-  /// cannot be read back whole and intact is removed, `warn` told why.
+  /// The objects stored under `key` (a 64-digit hex digest), or none. An entry
+  /// that cannot be read back whole and intact is removed, `warn` told why.
   std::optional<std::vector<std::string>>
   lookup(llvm::StringRef key,
          llvm::function_ref<void(const llvm::Twine &)> warn) const;

@@ -84,8 +84,8 @@ private:
   Executable(std::unique_ptr<llvm::orc::LLJIT> jit, EntrySignature signature,
              const ExecutableOptions &options, void (*entry)(void **),
              void (*finalize)())
-      : jit(std::move(jit)), signature(std::move(signature)),
-        options(options), entry(entry), finalize(finalize) {}
+      : jit(std::move(jit)), signature(std::move(signature)), options(options),
+        entry(entry), finalize(finalize) {}
 
   void *allocate(uint64_t bytes) const;
   void release(void *pointer) const;

@@ -51,8 +51,7 @@ std::string emitLibrarySource(const EntrySignature &signature,
 /// A C header declaring `function`, its arguments named after the entry's
 /// and its shapes in comments; `source` names the program.
 std::string emitLibraryHeader(const EntrySignature &signature,
-                              llvm::StringRef function,
-                              llvm::StringRef source);
+                              llvm::StringRef function, llvm::StringRef source);
 
 struct LinkOptions {
   /// The C compiler that links ("cc" found on the PATH by default).

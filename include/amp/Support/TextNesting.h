@@ -35,8 +35,8 @@ inline constexpr unsigned kMaxTextNesting = 1000;
 /// The byte offset in `text` of the first opening bracket that nests deeper
 /// than `limit`, or none. Strings and `//` comments are skipped; `->`,
 /// `<=` and `>=` are not brackets. Bytecode is not scanned.
-std::optional<size_t> findTextNestingPastLimit(StringRef text,
-                                               unsigned limit = kMaxTextNesting);
+std::optional<size_t>
+findTextNestingPastLimit(StringRef text, unsigned limit = kMaxTextNesting);
 
 /// Checks the nesting of `text` (named `sourceName` in diagnostics) and
 /// emits an error through `context` located at the bracket past the limit.

@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Every amp entry point that names a target (mixed-precision{target=},
-// amp-lower-to-nvvm{chip=}, amp-run --backend/--chip, Python's
-// `target=`) parses it here, so that one spelling means one thing:
+// The entry points that name a target parse it here, so that one spelling
+// means one thing: mixed-precision{target=} (DecisionOptions.cpp),
+// amp-lower-to-nvvm{chip=} (Pipelines.cpp; amp-run --chip reaches it
+// through that pipeline) and the C API's ampCheckTargetName (Python's
+// `target=`). Backend names (amp-run --backend) are the runner's
+// (Runner/Backend.h), not target names.
 //
 //   cpu               the host CPU through LLVM (what it computes in f16/bf16
 //                     follows its features: #llvm.target)

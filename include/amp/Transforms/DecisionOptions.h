@@ -1,4 +1,5 @@
-//===- DecisionOptions.h - Options that decide, shared by passes -*- C++ -*-===//
+//===- DecisionOptions.h - Options that decide, shared by passes -*- C++
+//-*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -12,7 +12,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
-
 namespace mlir {
 namespace amp {
 #define GEN_PASS_DEF_BOUNDLLVMUNROLLING
@@ -26,10 +25,12 @@ using namespace mlir;
 /// its latch branch.
 static constexpr llvm::StringLiteral kLoopAnnotation = "llvm.loop_annotation";
 
-LLVM::LoopAnnotationAttr mlir::amp::getNoUnrollAnnotation(MLIRContext *context) {
+LLVM::LoopAnnotationAttr
+mlir::amp::getNoUnrollAnnotation(MLIRContext *context) {
   auto disable = LLVM::LoopUnrollAttr::get(
       context, /*disable=*/BoolAttr::get(context, true), /*count=*/nullptr,
-      /*runtimeDisable=*/nullptr, /*full=*/nullptr, /*followupUnrolled=*/nullptr,
+      /*runtimeDisable=*/nullptr, /*full=*/nullptr,
+      /*followupUnrolled=*/nullptr,
       /*followupRemainder=*/nullptr, /*followupAll=*/nullptr);
   return LLVM::LoopAnnotationAttr::get(
       context, /*disableNonforced=*/nullptr, /*vectorize=*/nullptr,

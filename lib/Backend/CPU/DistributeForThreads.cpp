@@ -167,9 +167,9 @@ static bool canHoistAboveSlices(Operation *op) {
 /// consecutive ops then run on each thread one after the other, with no
 /// barrier between them (`scf.forall` slices of equal bounds go to the
 /// same threads).
-static void mergeAlignedSlices(
-    RewriterBase &rewriter, ArrayRef<Operation *> order,
-    DenseMap<Operation *, SmallVector<SliceAccess>> &sliced) {
+static void
+mergeAlignedSlices(RewriterBase &rewriter, ArrayRef<Operation *> order,
+                   DenseMap<Operation *, SmallVector<SliceAccess>> &sliced) {
   for (Operation *op : order) {
     if (!sliced.count(op))
       continue;

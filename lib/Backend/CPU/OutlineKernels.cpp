@@ -76,8 +76,8 @@ FailureOr<func::FuncOp> mlir::amp::outlineKernel(Operation *kernel,
   auto type = FunctionType::get(context, ValueRange(arguments).getTypes(),
                                 kernel->getResultTypes());
   auto function = func::FuncOp::create(
-      builder, kernel->getLoc(), getKernelName(parent.getName(), kernel->getLoc()),
-      type);
+      builder, kernel->getLoc(),
+      getKernelName(parent.getName(), kernel->getLoc()), type);
   function.setPrivate();
   function->setAttr("no_inline", UnitAttr::get(context));
   symbols.insert(function);

@@ -29,8 +29,7 @@ using namespace mlir;
 /// The bytes of a non-splat dense constant of byte-sized elements, or none.
 static std::optional<ArrayRef<char>> rawElements(Attribute value) {
   auto type = dyn_cast<ShapedType>(cast<TypedAttr>(value).getType());
-  if (!type || !type.hasStaticShape() ||
-      type.getElementTypeBitWidth() % 8 != 0)
+  if (!type || !type.hasStaticShape() || type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
     if (dense.isSplat())
@@ -85,8 +84,8 @@ static void replaceConstantOperand(RewriterBase &rewriter, linalg::GenericOp op,
       rewriter, constant.getLoc(), packedType,
       DenseElementsAttr::getFromRawBuffer(packedType, data));
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps[input->getOperandNumber()] = AffineMap::get(
-      op.getNumLoops(), 0, indices, op.getContext());
+  maps[input->getOperandNumber()] =
+      AffineMap::get(op.getNumLoops(), 0, indices, op.getContext());
   rewriter.modifyOpInPlace(op, [&] {
     input->set(packed);
     op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -118,12 +117,12 @@ static LogicalResult packBF16Pairs(RewriterBase &rewriter,
   for (unsigned which = 0; which < 2; ++which) {
     OpOperand *input = op.getDpsInputOperand(which);
     AffineMap map = op.getMatchingIndexingMap(input);
-    AffineMap other = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - which));
+    AffineMap other =
+        op.getMatchingIndexingMap(op.getDpsInputOperand(1 - which));
     auto constant = input->get().getDefiningOp<arith::ConstantOp>();
-    if (!constant || !map.isProjectedPermutation() ||
-        !map.isFunctionOfDim(k) || !map.isFunctionOfDim(n) ||
-        other.getNumResults() == 0 || other.getResults().back() != kExpr ||
-        other.isFunctionOfDim(n) ||
+    if (!constant || !map.isProjectedPermutation() || !map.isFunctionOfDim(k) ||
+        !map.isFunctionOfDim(n) || other.getNumResults() == 0 ||
+        other.getResults().back() != kExpr || other.isFunctionOfDim(n) ||
         llvm::count_if(other.getResults(), [&](AffineExpr index) {
           return index.isFunctionOfDim(k);
         }) != 1)
@@ -208,9 +207,8 @@ LogicalResult amp::packWeights(RewriterBase &rewriter, linalg::GenericOp op,
       shape.push_back(type.getDimSize(position));
       indices.push_back(map.getResult(position));
     }
-    std::vector<char> packed =
-        transpose(*data, type.getElementTypeBitWidth() / 8, type.getShape(),
-                  order);
+    std::vector<char> packed = transpose(
+        *data, type.getElementTypeBitWidth() / 8, type.getShape(), order);
     replaceConstantOperand(rewriter, op, input, shape, packed, indices);
     changed = true;
   }

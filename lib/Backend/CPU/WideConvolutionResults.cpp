@@ -42,8 +42,9 @@ static RankedTensorType getF32Like(Value value) {
   return type.clone(Float32Type::get(value.getContext()));
 }
 
-unsigned mlir::amp::widenConvolutionResults(
-    Operation *root, function_ref<bool(FloatType)> widen) {
+unsigned
+mlir::amp::widenConvolutionResults(Operation *root,
+                                   function_ref<bool(FloatType)> widen) {
   SmallVector<arith::ExtFOp> widenings;
   root->walk([&](arith::ExtFOp ext) {
     if (isa<RankedTensorType>(ext.getType()) &&

@@ -119,9 +119,8 @@ static Value widenTensor(RewriterBase &rewriter, Location loc, Value low,
 }
 
 LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
-                                     linalg::GenericOp op,
-                                     double minWidenings, int64_t tileRows,
-                                     bool keepBF16Products) {
+                                     linalg::GenericOp op, double minWidenings,
+                                     int64_t tileRows, bool keepBF16Products) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
     return failure();
   Type bf16 = BFloat16Type::get(op.getContext());
@@ -149,7 +148,8 @@ LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
     });
     // A pad of the low value that nothing else reads goes, and so does its
     // padding value if nothing else uses it.
-    if (auto pad = low.getDefiningOp<tensor::PadOp>(); pad && pad->use_empty()) {
+    if (auto pad = low.getDefiningOp<tensor::PadOp>();
+        pad && pad->use_empty()) {
       Operation *padValue = pad.getConstantPaddingValue().getDefiningOp();
       if (padValue && pad->isProperAncestor(padValue))
         padValue = nullptr; // goes with the pad
@@ -165,8 +165,7 @@ LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
 }
 
 namespace {
-struct WidenReusedInputs
-    : amp::impl::WidenReusedInputsBase<WidenReusedInputs> {
+struct WidenReusedInputs : amp::impl::WidenReusedInputsBase<WidenReusedInputs> {
   using Base::Base;
   void runOnOperation() override {
     if (!(minWidenings >= 1) || tileRows < 1) { // NaN too

@@ -32,7 +32,8 @@ static bool isNeverWritten(Value tensor) {
   if (!func || arg.getOwner() != &func.getBody().front())
     return false;
   auto writable = func.getArgAttrOfType<BoolAttr>(
-      arg.getArgNumber(), bufferization::BufferizationDialect::kWritableAttrName);
+      arg.getArgNumber(),
+      bufferization::BufferizationDialect::kWritableAttrName);
   return writable && !writable.getValue();
 }
 
@@ -49,11 +50,11 @@ static LogicalResult copyToOwnBuffer(RewriterBase &rewriter,
   SmallVector<Value> sizes;
   for (auto [dim, size] : llvm::enumerate(tensorType.getShape()))
     if (ShapedType::isDynamic(size))
-      sizes.push_back(tensor::DimOp::create(rewriter, loc, op.getTensor(), dim));
-  auto bufferType = MemRefType::get(tensorType.getShape(),
-                                    tensorType.getElementType(),
-                                    MemRefLayoutAttrInterface(),
-                                    resultType.getMemorySpace());
+      sizes.push_back(
+          tensor::DimOp::create(rewriter, loc, op.getTensor(), dim));
+  auto bufferType =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType(),
+                      MemRefLayoutAttrInterface(), resultType.getMemorySpace());
   Value buffer = memref::AllocOp::create(rewriter, loc, bufferType, sizes);
   auto materialize = bufferization::MaterializeInDestinationOp::create(
       rewriter, loc, op.getTensor(), buffer);

@@ -51,9 +51,9 @@ static Value getFilledValue(Operation *op) {
 /// into a fresh `tensor.empty`.
 static Value createFill(RewriterBase &rewriter, Location loc, Operation *like,
                         Value value, RankedTensorType type) {
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType(),
-                                        type.getEncoding());
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                              type.getElementType(), type.getEncoding());
   if (isa<linalg::FillOp>(like))
     return linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
   AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());

@@ -46,9 +46,8 @@ bool amp::shouldFoldReshape(OpOperand *operand) {
     return true;
   ArrayRef<int64_t> shape = expand.getResultType().getShape();
   ReassociationIndices innermost = expand.getReassociationIndices().back();
-  return llvm::count_if(innermost, [&](int64_t dim) {
-           return shape[dim] != 1;
-         }) <= 1;
+  return llvm::count_if(innermost,
+                        [&](int64_t dim) { return shape[dim] != 1; }) <= 1;
 }
 
 namespace {
@@ -124,9 +123,9 @@ struct TransposeConcatenation : OpRewritePattern<linalg::GenericOp> {
       auto piece = linalg::GenericOp::create(
           rewriter, loc, TypeRange{empty.getType()},
           ValueRange{insert.getSource()}, ValueRange{empty},
-          ArrayRef<AffineMap>{AffineMap::get(loops, 0, reads, context),
-                              AffineMap::getMultiDimIdentityMap(loops,
-                                                                context)},
+          ArrayRef<AffineMap>{
+              AffineMap::get(loops, 0, reads, context),
+              AffineMap::getMultiDimIdentityMap(loops, context)},
           SmallVector<utils::IteratorType>(loops,
                                            utils::IteratorType::parallel));
       rewriter.cloneRegionBefore(op.getRegion(), piece.getRegion(),

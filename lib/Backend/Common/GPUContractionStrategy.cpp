@@ -85,9 +85,8 @@ static Value rootOf(Value buffer) {
 
 /// Whether `buffer` may alias one of `others`.
 static bool mayAlias(Value buffer, ValueRange others) {
-  return llvm::any_of(others, [&](Value other) {
-    return rootOf(other) == rootOf(buffer);
-  });
+  return llvm::any_of(
+      others, [&](Value other) { return rootOf(other) == rootOf(buffer); });
 }
 
 bool amp::hasPlainBody(linalg::LinalgOp op) {
@@ -314,8 +313,8 @@ FailureOr<GPUContraction> amp::matchGPUContraction(Operation *op,
   // still read it).
   if (c.epilogue)
     for (linalg::LinalgOp prologue : c.prologues)
-      if (prologue && mayAlias(c.epilogue.getDpsInits()[0],
-                               prologue.getDpsInputs()))
+      if (prologue &&
+          mayAlias(c.epilogue.getDpsInits()[0], prologue.getDpsInputs()))
         c.epilogue = {};
   AffineMap lhsMap =
       linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));

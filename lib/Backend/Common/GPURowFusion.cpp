@@ -132,9 +132,8 @@ amp::matchGPURowSequence(Operation *first, int64_t minRowSize,
   run.rowDims.assign(loops.begin(), loops.end() - 1);
   int64_t threads =
       std::min<int64_t>(workgroupSize, llvm::PowerOf2Ceil(run.rowSize));
-  if (run.rowDims.empty() ||
-      static_cast<int64_t>(llvm::divideCeil(run.rowSize, threads)) >
-          maxElementsPerThread)
+  if (run.rowDims.empty() || static_cast<int64_t>(llvm::divideCeil(
+                                 run.rowSize, threads)) > maxElementsPerThread)
     return failure();
   bool reduces = false;
   // The run keeps what it writes in registers until its end, so no op of

@@ -115,8 +115,7 @@ void Emulator::ldmatrix(nvgpu::LdMatrixOp op) {
         at = addressOf(add(warpBase, addc(pair, 8 * tile + half)));
         at.back() = add(at.back(), lane4);
       }
-      result.push_back(
-          memref::LoadOp::create(b, loc, op.getSrcMemref(), at));
+      result.push_back(memref::LoadOp::create(b, loc, op.getSrcMemref(), at));
     }
   gpu::BarrierOp::create(b, loc);
   elements[op.getResult()] = result;
@@ -178,8 +177,8 @@ LogicalResult Emulator::mma(nvgpu::MmaSyncOp op) {
             // 2 (e / 2) + 4 (k / 8) + k % 2, and 8 + 2 (k / 8) + k % 2.
             aIndex = add(add(arith::MulIOp::create(b, l, kHigh, cst(4)), kOdd),
                          cst(2 * (e / 2)));
-            bIndex = addc(add(arith::MulIOp::create(b, l, kHigh, cst(2)), kOdd),
-                          8);
+            bIndex =
+                addc(add(arith::MulIOp::create(b, l, kHigh, cst(2)), kOdd), 8);
           } else {
             laneOffset = arith::RemUIOp::create(b, l, k, cst(4));
             Value kHigh = arith::DivUIOp::create(b, l, k, cst(4));
@@ -220,10 +219,9 @@ void Emulator::copy(nvgpu::DeviceAsyncCopyOp op) {
       auto branch = scf::IfOp::create(
           b, loc, inside,
           [&](OpBuilder &nested, Location l) {
-            scf::YieldOp::create(
-                nested, l,
-                ValueRange{memref::LoadOp::create(nested, l, op.getSrc(),
-                                                  src)});
+            scf::YieldOp::create(nested, l,
+                                 ValueRange{memref::LoadOp::create(
+                                     nested, l, op.getSrc(), src)});
           },
           [&](OpBuilder &nested, Location l) {
             scf::YieldOp::create(nested, l, ValueRange{zero});
@@ -337,8 +335,8 @@ LogicalResult Emulator::run() {
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   addresses = memref::AllocOp::create(
       b, loc,
-      MemRefType::get({threads, 4}, b.getI32Type(),
-                      MemRefLayoutAttrInterface(), workgroup));
+      MemRefType::get({threads, 4}, b.getI32Type(), MemRefLayoutAttrInterface(),
+                      workgroup));
   fragments = memref::AllocOp::create(
       b, loc,
       MemRefType::get({threads, 12}, b.getF32Type(),
@@ -353,9 +351,8 @@ LogicalResult Emulator::run() {
   for (Operation *op : llvm::reverse(ops)) {
     if (llvm::is_contained(stored, op))
       continue;
-    bool tracked = llvm::any_of(op->getResults(), [&](Value v) {
-      return elements.count(v);
-    });
+    bool tracked = llvm::any_of(op->getResults(),
+                                [&](Value v) { return elements.count(v); });
     bool extractOfTracked = false;
     if (auto extract = dyn_cast<vector::ExtractOp>(op))
       extractOfTracked = elements.count(extract.getSource());
@@ -375,9 +372,8 @@ struct EmulateTensorCores
     : amp::impl::EmulateTensorCoresBase<EmulateTensorCores> {
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
-    getOperation()->walk([&](gpu::LaunchOp launch) {
-      launches.push_back(launch);
-    });
+    getOperation()->walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
     for (gpu::LaunchOp launch : launches)
       if (failed(Emulator(launch).run()))
         return signalPassFailure();

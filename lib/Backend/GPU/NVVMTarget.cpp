@@ -62,6 +62,5 @@ void mlir::amp::registerNVVMTargetModel(DialectRegistry &registry) {
 }
 
 void mlir::amp::registerNVVMTargets() {
-  registerTargetBackend(TargetKind::NVVM,
-                        {insertNVVMDialect, buildNVVMTarget});
+  registerTargetBackend(TargetKind::NVVM, {insertNVVMDialect, buildNVVMTarget});
 }

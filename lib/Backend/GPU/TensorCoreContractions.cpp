@@ -45,8 +45,8 @@ bool TensorCoreConfig::isTensorCoreAttr(Attribute attr) {
   return dict && dict.contains("warps");
 }
 
-std::optional<TensorCoreConfig>
-TensorCoreConfig::fromAttr(Attribute attr, std::string &error) {
+std::optional<TensorCoreConfig> TensorCoreConfig::fromAttr(Attribute attr,
+                                                           std::string &error) {
   auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
   auto workgroup =
       dict ? dict.getAs<DenseI64ArrayAttr>("workgroup") : DenseI64ArrayAttr();
@@ -127,9 +127,8 @@ amp::chooseTensorCoreConfigs(const GPUContraction &c, int64_t minWorkgroups) {
   // From large output tiles (more reuse of each staged element) to small
   // ones (more workgroups). Two stages of the largest fill 40 KiB of the
   // 48 KiB every kernel may have statically.
-  static const TensorCoreConfig candidates[] = {{128, 128, 32, 2, 4, 2},
-                                                {64, 64, 32, 2, 2, 3},
-                                                {32, 32, 32, 2, 2, 3}};
+  static const TensorCoreConfig candidates[] = {
+      {128, 128, 32, 2, 4, 2}, {64, 64, 32, 2, 2, 3}, {32, 32, 32, 2, 2, 3}};
   size_t first = std::size(candidates) - 1;
   for (size_t i = 0; i < std::size(candidates); ++i) {
     const TensorCoreConfig &candidate = candidates[i];
@@ -197,8 +196,8 @@ amp::checkTensorCoreConfig(const GPUContraction &c,
   if (config.threads() > 1024)
     return "a workgroup of " + std::to_string(config.threads()) +
            " threads exceeds 1024";
-  int64_t fragments = (config.warpTileM() / kMmaM) *
-                      (config.warpTileN() / kMmaN);
+  int64_t fragments =
+      (config.warpTileM() / kMmaM) * (config.warpTileN() / kMmaN);
   if (fragments > 32)
     return "a warp tile of " + std::to_string(fragments) +
            " mma tiles exceeds 32 (128 accumulators per thread)";
@@ -207,8 +206,8 @@ amp::checkTensorCoreConfig(const GPUContraction &c,
     Type element = getElementTypeOrSelf(c.op->getOperand(i).getType());
     auto [rows, cols] = sharedShape(i == c.lhs ? config.tileM : config.tileN,
                                     config.tileK, isKInner(c, i), element);
-    shared += config.stages * rows * cols *
-              (element.getIntOrFloatBitWidth() / 8);
+    shared +=
+        config.stages * rows * cols * (element.getIntOrFloatBitWidth() / 8);
   }
   if (unit == MatrixUnit::CooperativeMatrix)
     shared += resultTileElements(config) * 4;
@@ -239,14 +238,14 @@ public:
 private:
   /// How one operand reaches shared memory.
   struct Operand {
-    unsigned index;     // input of the op
-    bool lhs;           // the one with the m dimensions
-    bool kInner;        // its contiguous dimension is a reduction one
-    bool async;         // by cp.async, 16 bytes a copy, else via registers
-    int64_t own;        // its own tile size (tileM or tileN)
-    int64_t ownSize;    // its own extent (M or N)
-    Value origin;       // the workgroup's offset in its own dimensions
-    Value shared;       // stages x rows x cols in workgroup memory
+    unsigned index;  // input of the op
+    bool lhs;        // the one with the m dimensions
+    bool kInner;     // its contiguous dimension is a reduction one
+    bool async;      // by cp.async, 16 bytes a copy, else via registers
+    int64_t own;     // its own tile size (tileM or tileN)
+    int64_t ownSize; // its own extent (M or N)
+    Value origin;    // the workgroup's offset in its own dimensions
+    Value shared;    // stages x rows x cols in workgroup memory
   };
 
   /// Whether operand `o` can be copied 16 bytes at a time: no prologue
@@ -317,9 +316,8 @@ bool TensorCoreKernel::canCopyAsync(const Operand &o) {
   return true;
 }
 
-std::pair<Value, Value> TensorCoreKernel::tilePosition(const Operand &o,
-                                                       Value linear,
-                                                       int64_t width) {
+std::pair<Value, Value>
+TensorCoreKernel::tilePosition(const Operand &o, Value linear, int64_t width) {
   auto div = [&](Value x, int64_t y) {
     return arith::DivUIOp::create(b, loc, x, cst(y)).getResult();
   };
@@ -361,13 +359,14 @@ SmallVector<Value> TensorCoreKernel::copyAsync(const Operand &o, Value step,
     Value valid = lessThan(globalK, sizeK);
     globalOwn = minimum(globalOwn, o.ownSize - (o.kInner ? 1 : kChunk));
     globalK = minimum(globalK, sizeK - (o.kInner ? kChunk : 1));
-    Value srcElements = arith::SelectOp::create(
-        b, loc, valid, cst(kChunk), cst(0));
-    SmallVector<Value> src = indicesOf(input, operandIvs(o, globalOwn, globalK));
+    Value srcElements =
+        arith::SelectOp::create(b, loc, valid, cst(kChunk), cst(0));
+    SmallVector<Value> src =
+        indicesOf(input, operandIvs(o, globalOwn, globalK));
     SmallVector<Value> dst = {stage, o.kInner ? own : k, o.kInner ? k : own};
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), o.shared,
-        dst, input->get(), src, b.getIndexAttr(kChunk), srcElements,
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), o.shared, dst,
+        input->get(), src, b.getIndexAttr(kChunk), srcElements,
         b.getUnitAttr()));
   }
   return tokens;
@@ -398,8 +397,7 @@ SmallVector<Value> TensorCoreKernel::loadThroughRegisters(const Operand &o,
 }
 
 void TensorCoreKernel::storeFromRegisters(const Operand &o,
-                                          ArrayRef<Value> values,
-                                          Value stage) {
+                                          ArrayRef<Value> values, Value stage) {
   int64_t elements = o.own * cfg.tileK;
   for (auto [e, value] : llvm::enumerate(values)) {
     Value linear = add(tid, cst(e * cfg.threads()));
@@ -468,9 +466,9 @@ SmallVector<Value> TensorCoreKernel::compute(Value stage, ValueRange acc) {
         int64_t base = (i * fragsN + j) * 4;
         Value c0 = vector::FromElementsOp::create(
             b, loc, accType, ValueRange(result).slice(base, 4));
-        Value d = nvgpu::MmaSyncOp::create(b, loc, aFrags[i], bFrags[j], c0,
-                                           ArrayRef<int64_t>{kMmaM, kMmaN,
-                                                             kMmaK});
+        Value d =
+            nvgpu::MmaSyncOp::create(b, loc, aFrags[i], bFrags[j], c0,
+                                     ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
         for (int64_t e = 0; e < 4; ++e)
           result[base + e] = vector::ExtractOp::create(
               b, loc, d, ArrayRef<int64_t>{e / 2, e % 2});
@@ -522,7 +520,8 @@ SmallVector<Value> TensorCoreKernel::computeTF32(Value stage, ValueRange acc) {
     for (int64_t i = 0; i < fragsM; ++i) {
       SmallVector<Value> a;
       for (int64_t r = 0; r < 4; ++r)
-        a.push_back(element(lhs, add(rowBase, add(g, cst(i * kMmaM + 8 * (r % 2)))),
+        a.push_back(element(lhs,
+                            add(rowBase, add(g, cst(i * kMmaM + 8 * (r % 2)))),
                             add(t, cst(kk + 4 * (r / 2)))));
       aFrags.push_back(vector::FromElementsOp::create(
           b, loc, VectorType::get({4, 1}, b.getF32Type()), a));
@@ -552,7 +551,7 @@ SmallVector<Value> TensorCoreKernel::computeTF32(Value stage, ValueRange acc) {
 }
 
 SmallVector<Value> TensorCoreKernel::computeCooperative(Value stage,
-                                                       ValueRange acc) {
+                                                        ValueRange acc) {
   int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaK;
   const Operand &lhs = operands[c.lhs], &rhs = operands[1 - c.lhs];
   Value rowBase = mul(warpM, cfg.warpTileM());
@@ -563,9 +562,9 @@ SmallVector<Value> TensorCoreKernel::computeCooperative(Value stage,
   // round for tiles stored k-major.
   auto load = [&](const Operand &o, Value own, int64_t kk, StringRef kind) {
     auto type = cast<MemRefType>(o.shared.getType());
-    SmallVector<Value> indices =
-        o.kInner ? SmallVector<Value>{stage, own, cst(kk)}
-                 : SmallVector<Value>{stage, cst(kk), own};
+    SmallVector<Value> indices = o.kInner
+                                     ? SmallVector<Value>{stage, own, cst(kk)}
+                                     : SmallVector<Value>{stage, cst(kk), own};
     bool transpose = o.lhs ? !o.kInner : o.kInner;
     return gpu::SubgroupMmaLoadMatrixOp::create(
         b, loc, gpu::MMAMatrixType::get({kMmaM, kMmaK}, elementType, kind),
@@ -581,8 +580,8 @@ SmallVector<Value> TensorCoreKernel::computeCooperative(Value stage,
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j)
         result[i * fragsN + j] = gpu::SubgroupMmaComputeOp::create(
-            b, loc, aFrags[i], bFrags[j], result[i * fragsN + j],
-            UnitAttr(), UnitAttr());
+            b, loc, aFrags[i], bFrags[j], result[i * fragsN + j], UnitAttr(),
+            UnitAttr());
   }
   return result;
 }
@@ -624,10 +623,10 @@ gpu::LaunchOp TensorCoreKernel::emit() {
   elementType = getElementTypeOrSelf(c.op.getDpsInputs()[0].getType());
   tf32 = elementType.isF32();
   int64_t sizeM = c.sizeM(), sizeN = c.sizeN(), sizeK = c.sizeK();
-  auto launch = gpu::LaunchOp::create(
-      b, loc, cst(llvm::divideCeil(sizeN, cfg.tileN)),
-      cst(llvm::divideCeil(sizeM, cfg.tileM)), cst(c.batch()),
-      cst(cfg.threads()), cst(1), cst(1));
+  auto launch =
+      gpu::LaunchOp::create(b, loc, cst(llvm::divideCeil(sizeN, cfg.tileN)),
+                            cst(llvm::divideCeil(sizeM, cfg.tileM)),
+                            cst(c.batch()), cst(cfg.threads()), cst(1), cst(1));
   launch->setAttr(kLoweringConfigAttrName, cfg.toAttr(b.getContext()));
   Block &kernel = launch.getBody().front();
   b.setInsertionPointToEnd(&kernel);
@@ -668,8 +667,8 @@ gpu::LaunchOp TensorCoreKernel::emit() {
   int64_t fragsM = cfg.warpTileM() / kMmaM, fragsN = cfg.warpTileN() / kMmaN;
   SmallVector<Value> rows, cols, acc;
   if (unit == MatrixUnit::CooperativeMatrix) {
-    auto accType = gpu::MMAMatrixType::get({kMmaM, kMmaK}, b.getF32Type(),
-                                           "COp");
+    auto accType =
+        gpu::MMAMatrixType::get({kMmaM, kMmaK}, b.getF32Type(), "COp");
     Value start =
         gpu::SubgroupMmaConstantMatrixOp::create(b, loc, accType, c.fillValue);
     acc.assign(fragsM * (cfg.warpTileN() / kMmaK), start);
@@ -704,8 +703,7 @@ gpu::LaunchOp TensorCoreKernel::emit() {
     if (tokens.empty())
       return Value();
     return nvgpu::DeviceAsyncCreateGroupOp::create(
-               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-               tokens)
+               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens)
         .getResult();
   };
   auto wait = [&](Value token, int64_t pending) {
@@ -811,8 +809,7 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
     if (attr && !asked)
       continue;
     std::string reason;
-    FailureOr<GPUContraction> matched =
-        matchGPUContraction(candidate, &reason);
+    FailureOr<GPUContraction> matched = matchGPUContraction(candidate, &reason);
     if (succeeded(matched)) {
       FailureOr<Type> element = matchTensorCoreContraction(
           *matched, &reason, allowTF32 && unit == MatrixUnit::MmaSync);
@@ -831,8 +828,7 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
         continue;
       candidate->emitError()
           << kLoweringConfigAttrName
-          << " asks for tensor cores, but the op cannot use them: "
-          << reason;
+          << " asks for tensor cores, but the op cannot use them: " << reason;
       return failure();
     }
     const GPUContraction &c = *matched;
@@ -849,8 +845,7 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
               checkTensorCoreConfig(c, *given, unit)) {
         c.op->emitError() << "cannot tile this contraction for tensor cores "
                              "with "
-                          << given->toAttr(root->getContext()) << ": "
-                          << *why;
+                          << given->toAttr(root->getContext()) << ": " << *why;
         return failure();
       }
       if (failed(tileTensorCoreContraction(rewriter, c, *given, unit)))
@@ -864,7 +859,8 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
     std::optional<TensorCoreConfig> config;
     // Fewer stages where shared memory runs out (f32 tiles are twice the
     // size).
-    for (TensorCoreConfig candidate : chooseTensorCoreConfigs(c, minWorkgroups)) {
+    for (TensorCoreConfig candidate :
+         chooseTensorCoreConfigs(c, minWorkgroups)) {
       candidate.laneCount = laneCount;
       for (; !config && candidate.stages >= 2; --candidate.stages)
         if (!checkTensorCoreConfig(c, candidate, unit))
@@ -879,7 +875,6 @@ LogicalResult amp::tileContractionsOnMatrixUnits(Operation *root,
   }
   return success();
 }
-
 
 //===----------------------------------------------------------------------===//
 // bf16 mma.sync to NVVM
@@ -897,7 +892,8 @@ struct BF16MmaSyncToNVVM : OpRewritePattern<nvgpu::MmaSyncOp> {
     auto bType = cast<VectorType>(op.getMatrixB().getType());
     auto cType = cast<VectorType>(op.getMatrixC().getType());
     if (!aType.getElementType().isBF16() || !bType.getElementType().isBF16() ||
-        !cType.getElementType().isF32() || aType.getShape() != ArrayRef<int64_t>{4, 2} ||
+        !cType.getElementType().isF32() ||
+        aType.getShape() != ArrayRef<int64_t>{4, 2} ||
         bType.getShape() != ArrayRef<int64_t>{2, 2} ||
         cType.getShape() != ArrayRef<int64_t>{2, 2} ||
         op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 16})
@@ -929,10 +925,9 @@ struct BF16MmaSyncToNVVM : OpRewritePattern<nvgpu::MmaSyncOp> {
                                               NVVM::MMATypes::bf16};
     std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
                                               NVVM::MMALayout::col};
-    Value mma = NVVM::MmaOp::create(
-        rewriter, loc, structType, a, bRegs, cRegs,
-        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-        ptxTypes, layouts);
+    Value mma = NVVM::MmaOp::create(rewriter, loc, structType, a, bRegs, cRegs,
+                                    ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+                                    std::nullopt, ptxTypes, layouts);
     SmallVector<Value> d;
     for (int64_t e = 0; e < 4; ++e)
       d.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, e));

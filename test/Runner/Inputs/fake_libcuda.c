@@ -16,11 +16,17 @@
 typedef int CUresult;
 enum { OK = 0, ILLEGAL_ADDRESS = 700, NOT_FOUND = 500 };
 
-static struct { char *begin; size_t bytes; } allocations[1 << 16];
+static struct {
+  char *begin;
+  size_t bytes;
+} allocations[1 << 16];
 static int allocationCount;
 static char *modules[64];
 static int moduleCount;
-static struct { char name[256]; int module; } kernels[256];
+static struct {
+  char name[256];
+  int module;
+} kernels[256];
 static int kernelCount;
 
 static void *allocate(size_t bytes) {
@@ -40,27 +46,52 @@ static int isDeviceMemory(const char *p) {
 }
 
 CUresult cuInit(unsigned flags) { return OK; }
-CUresult cuDriverGetVersion(int *v) { *v = 12040; return OK; }
-CUresult cuDeviceGetCount(int *c) { *c = 1; return OK; }
-CUresult cuDeviceGet(int *d, int ordinal) { *d = ordinal; return OK; }
-CUresult cuDeviceGetName(char *n, int len, int d) { snprintf(n, len, "fake"); return OK; }
-CUresult cuDeviceGetAttribute(int *v, int attribute, int d) { *v = 1; return OK; }
-CUresult cuDevicePrimaryCtxRetain(void **c, int d) { *c = (void *)1; return OK; }
-CUresult cuCtxSetCurrent(void *c) { return OK; }
-CUresult cuGetErrorName(CUresult r, const char **s) {
-  *s = r == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_NOT_FOUND";
+CUresult cuDriverGetVersion(int *v) {
+  *v = 12040;
   return OK;
 }
-CUresult cuGetErrorString(CUresult r, const char **s) { *s = "reported by the fake driver"; return OK; }
+CUresult cuDeviceGetCount(int *c) {
+  *c = 1;
+  return OK;
+}
+CUresult cuDeviceGet(int *d, int ordinal) {
+  *d = ordinal;
+  return OK;
+}
+CUresult cuDeviceGetName(char *n, int len, int d) {
+  snprintf(n, len, "fake");
+  return OK;
+}
+CUresult cuDeviceGetAttribute(int *v, int attribute, int d) {
+  *v = 1;
+  return OK;
+}
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
+  *c = (void *)1;
+  return OK;
+}
+CUresult cuCtxSetCurrent(void *c) { return OK; }
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = r == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS"
+                            : "CUDA_ERROR_NOT_FOUND";
+  return OK;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = "reported by the fake driver";
+  return OK;
+}
 
-CUresult cuModuleLoadDataEx(void **m, const void *data, unsigned n, int *o, void **v) {
+CUresult cuModuleLoadDataEx(void **m, const void *data, unsigned n, int *o,
+                            void **v) {
   modules[moduleCount] = strdup((const char *)data);
   *m = (void *)(intptr_t)(++moduleCount);
   printf("fake-cuda: module loaded (%s)\n",
          strstr((const char *)data, ".target") ? "PTX" : "binary");
   return OK;
 }
-CUresult cuModuleLoadData(void **m, const void *data) { return cuModuleLoadDataEx(m, data, 0, 0, 0); }
+CUresult cuModuleLoadData(void **m, const void *data) {
+  return cuModuleLoadDataEx(m, data, 0, 0, 0);
+}
 CUresult cuModuleUnload(void *m) { return OK; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
   snprintf(kernels[kernelCount].name, sizeof(kernels[0].name), "%s", name);
@@ -69,9 +100,9 @@ CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
   return OK;
 }
 
-CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                        unsigned by, unsigned bz, unsigned smem, void *stream,
-                        void **params, void **extra) {
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
   const char *name = (const char *)f; /* the record starts with the name */
   const char *ptx = modules[*(int *)((const char *)f + 256)];
   char entry[300];
@@ -83,14 +114,16 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   }
   const char *end = strchr(line, ')');
   int count = 0, pointers = 0;
-  for (const char *p = strstr(line, ".param"); p && p < end; p = strstr(p + 1, ".param")) {
+  for (const char *p = strstr(line, ".param"); p && p < end;
+       p = strstr(p + 1, ".param")) {
     const char *eol = strchr(p, '\n');
     if (memmem(p, eol - p, ".ptr", 4)) {
       char *value = *(char **)params[count];
       /* 0xdeadbeef is the allocated pointer of a memref.get_global, which
          kernels receive but never dereference. */
       if (value != (char *)0xdeadbeef && !isDeviceMemory(value)) {
-        printf("fake-cuda: launch %s: pointer parameter %d (%p) is not device memory\n",
+        printf("fake-cuda: launch %s: pointer parameter %d (%p) is not device "
+               "memory\n",
                name, count, (void *)value);
         return ILLEGAL_ADDRESS;
       }
@@ -104,15 +137,24 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   return OK;
 }
 
-CUresult cuStreamCreate(void **s, unsigned flags) { *s = (void *)1; return OK; }
+CUresult cuStreamCreate(void **s, unsigned flags) {
+  *s = (void *)1;
+  return OK;
+}
 CUresult cuStreamDestroy_v2(void *s) { return OK; }
 CUresult cuStreamSynchronize(void *s) { return OK; }
 CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { return OK; }
-CUresult cuEventCreate(void **e, unsigned flags) { *e = (void *)1; return OK; }
+CUresult cuEventCreate(void **e, unsigned flags) {
+  *e = (void *)1;
+  return OK;
+}
 CUresult cuEventDestroy_v2(void *e) { return OK; }
 CUresult cuEventSynchronize(void *e) { return OK; }
 CUresult cuEventRecord(void *e, void *s) { return OK; }
-CUresult cuMemAlloc_v2(uint64_t *p, size_t n) { *p = (uintptr_t)allocate(n); return OK; }
+CUresult cuMemAlloc_v2(uint64_t *p, size_t n) {
+  *p = (uintptr_t)allocate(n);
+  return OK;
+}
 static int managedAllocations, frees;
 CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned flags) {
   *p = (uintptr_t)allocate(n);
@@ -121,7 +163,8 @@ CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned flags) {
 }
 /* How often the runtime went to the driver for memory, printed at exit. */
 __attribute__((destructor)) static void printAllocationCounts(void) {
-  printf("fake-cuda: %d managed allocations, %d frees\n", managedAllocations, frees);
+  printf("fake-cuda: %d managed allocations, %d frees\n", managedAllocations,
+         frees);
 }
 CUresult cuMemFree_v2(uint64_t p) {
   for (int i = 0; i < allocationCount; ++i)
@@ -131,7 +174,8 @@ CUresult cuMemFree_v2(uint64_t p) {
       ++frees;
       return OK;
     }
-  printf("fake-cuda: cuMemFree of %p, which it did not allocate\n", (void *)(uintptr_t)p);
+  printf("fake-cuda: cuMemFree of %p, which it did not allocate\n",
+         (void *)(uintptr_t)p);
   return ILLEGAL_ADDRESS;
 }
 CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void *st) {
@@ -139,11 +183,13 @@ CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void *st) {
   return OK;
 }
 CUresult cuMemsetD32Async(uint64_t d, unsigned v, size_t n, void *s) {
-  for (size_t i = 0; i < n; ++i) ((unsigned *)(uintptr_t)d)[i] = v;
+  for (size_t i = 0; i < n; ++i)
+    ((unsigned *)(uintptr_t)d)[i] = v;
   return OK;
 }
 CUresult cuMemsetD16Async(uint64_t d, unsigned short v, size_t n, void *s) {
-  for (size_t i = 0; i < n; ++i) ((unsigned short *)(uintptr_t)d)[i] = v;
+  for (size_t i = 0; i < n; ++i)
+    ((unsigned short *)(uintptr_t)d)[i] = v;
   return OK;
 }
 CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { return OK; }

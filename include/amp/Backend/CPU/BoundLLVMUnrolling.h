@@ -1,4 +1,5 @@
-//===- BoundLLVMUnrolling.h - No LLVM unrolling of unrolled kernels -*- C++ -*-===//
+//===- BoundLLVMUnrolling.h - No LLVM unrolling of unrolled kernels -*- C++
+//-*-===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

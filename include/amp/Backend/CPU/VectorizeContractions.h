@@ -166,11 +166,9 @@ Value materializeFillValue(OpBuilder &builder, linalg::LinalgOp fill);
 /// getBF16InterleavedInput finds gets such a tile with `interleaved` when
 /// the range is a multiple of 4 and `k`'s range is even, else the plain
 /// tile.
-std::optional<ContractionTile> chooseContractionTile(linalg::LinalgOp op,
-                                                     int64_t lanes,
-                                                     int64_t maxRows,
-                                                     int64_t maxCols,
-                                                     bool bf16Dot = false);
+std::optional<ContractionTile>
+chooseContractionTile(linalg::LinalgOp op, int64_t lanes, int64_t maxRows,
+                      int64_t maxCols, bool bf16Dot = false);
 
 /// Replaces `op` (see chooseContractionTile) with loops around a register
 /// tile: the tile's output vectors are loaded once, carried through the

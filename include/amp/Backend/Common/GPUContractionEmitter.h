@@ -67,8 +67,7 @@ protected:
   /// Stores the finished accumulator `value` of output element (row, col),
   /// through the epilogue if there is one; guarded when the tiles pass the
   /// output's edges (`exactM`, `exactN` say where they do not).
-  void storeOutput(Value value, Value row, Value col, bool exactM,
-                   bool exactN);
+  void storeOutput(Value value, Value row, Value col, bool exactM, bool exactN);
 
   /// Whether output elements (row, col) and (row, col + 1), col even, are
   /// neighbours in memory wherever both exist: the output's last index is

@@ -106,14 +106,15 @@ checkTensorCoreConfig(const GPUContraction &c, const TensorCoreConfig &config,
 /// them and keeps 16x16 f32 accumulator matrices across the reduction, and
 /// the results pass through shared memory to the epilogue and the guarded
 /// stores.
-FailureOr<gpu::LaunchOp> tileTensorCoreContraction(
-    RewriterBase &rewriter, const GPUContraction &c,
-    const TensorCoreConfig &config, MatrixUnit unit = MatrixUnit::MmaSync);
+FailureOr<gpu::LaunchOp>
+tileTensorCoreContraction(RewriterBase &rewriter, const GPUContraction &c,
+                          const TensorCoreConfig &config,
+                          MatrixUnit unit = MatrixUnit::MmaSync);
 
 /// Tiles every contraction on buffers under `root` that `unit` can compute
 /// (matchGPUContraction and matchTensorCoreContraction) with
-/// the first of chooseTensorCoreConfigs(minWorkgroups) it can use, warps or subgroups of
-/// `laneCount` threads (f32 ones too, in TF32, with `allowTF32` on
+/// the first of chooseTensorCoreConfigs(minWorkgroups) it can use, warps or
+/// subgroups of `laneCount` threads (f32 ones too, in TF32, with `allowTF32` on
 /// MmaSync), or with the TensorCoreConfig an op carries as
 /// `amp.lowering_config` (an error if it cannot be used). Ops inside
 /// kernels, and ops carrying a configuration of the SIMT kernel, are left

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMP_RUNNER_BUFFERPOOL_H
-#define AMP_RUNNER_BUFFERPOOL_H
+#ifndef AMP_RUNTIME_COMMON_BUFFERPOOL_H
+#define AMP_RUNTIME_COMMON_BUFFERPOOL_H
 
 #include <cstdint>
 #include <mutex>
@@ -90,4 +90,4 @@ bool poolLimitVariableIsValid();
 } // namespace amp
 } // namespace mlir
 
-#endif // AMP_RUNNER_BUFFERPOOL_H
+#endif // AMP_RUNTIME_COMMON_BUFFERPOOL_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Runner/BufferPool.h"
+#include "Common/BufferPool.h"
 
 #include <cstdlib>
 #include <optional>
@@ -99,9 +99,9 @@ uint64_t mlir::amp::runtime::poolLimitBytes() {
 
 static BlockCache &pool() {
   // Never destroyed: OpenMP workers may free after static destructors ran.
-  static BlockCache *instance = new BlockCache(
-      [](uint64_t bytes) { return std::malloc(bytes); }, std::free,
-      poolLimitBytes());
+  static BlockCache *instance =
+      new BlockCache([](uint64_t bytes) { return std::malloc(bytes); },
+                     std::free, poolLimitBytes());
   return *instance;
 }
 
