@@ -31,7 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from machine import cpu_name  # noqa: E402
+from machine import describe  # noqa: E402
 
 
 def timing(amp_opt, path, extra):
@@ -113,7 +113,7 @@ def main():
             lines.append(f"| {r['blocks']:g} | {r['ops']} | {r['megabytes']:.1f} "
                          f"| {r['parse']:.3f} | {r['print']:.3f} "
                          f"| {r['pass']:.3f} | {r['ratio']:.2f} | {r['us_per_op']:.2f} |")
-        machine = f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+        machine = f"{describe()}, {platform.system()} {platform.release()}"
         text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
         style = "weights" if args.weights else args.style
         tag = (f"compile-benchmark-{args.placement}" if style == "generic"

@@ -430,6 +430,10 @@ static std::optional<FloatRange> constantRange(Operation *op) {
     return std::nullopt;
   if (dense.empty())
     return FloatRange::point(0);
+  // f32, f16 and bf16 weights straight from their buffer.
+  if (std::optional<std::pair<double, double>> bounds =
+          getFloatDataBounds(dense))
+    return FloatRange::known(bounds->first, bounds->second);
   double lo = inf, hi = -inf;
   for (APFloat v : dense.getValues<APFloat>()) {
     double d = v.convertToDouble();

@@ -264,32 +264,97 @@ static bool mostlyFlushed(uint64_t nonzero, uint64_t flushed) {
   return flushed > 0 && 2 * flushed > nonzero;
 }
 
+/// The elements of a dense attribute of 16- or 32-bit elements, as bits.
+template <typename T>
+static ArrayRef<T> getRawElements(DenseElementsAttr dense,
+                                  SmallVectorImpl<T> &copy) {
+  ArrayRef<char> raw = dense.getRawData();
+  size_t count = raw.size() / sizeof(T);
+  if (reinterpret_cast<uintptr_t>(raw.data()) % alignof(T) == 0)
+    return ArrayRef(reinterpret_cast<const T *>(raw.data()), count);
+  copy.resize(count);
+  std::memcpy(copy.data(), raw.data(), count * sizeof(T));
+  return copy;
+}
+
+/// The narrow format of a 16-bit float type (f16, bf16).
+static std::optional<NarrowFloat> getNarrowFloat(Type type) {
+  if (type.isF16())
+    return NarrowFloat::F16;
+  if (type.isBF16())
+    return NarrowFloat::BF16;
+  return std::nullopt;
+}
+
 /// The f32 values of a dense attribute as bits, and the narrow format of
 /// `elementType`, where the raw-buffer path applies: f32 to f16 or bf16.
 static std::optional<std::pair<ArrayRef<uint32_t>, NarrowFloat>>
 getNarrowableF32Data(DenseFPElementsAttr dense, FloatType elementType,
                      SmallVectorImpl<uint32_t> &copy) {
-  if (!dense.getElementType().isF32() ||
-      !(elementType.isF16() || elementType.isBF16()))
+  std::optional<NarrowFloat> to = getNarrowFloat(elementType);
+  if (!dense.getElementType().isF32() || !to)
     return std::nullopt;
-  ArrayRef<char> raw = dense.getRawData();
-  size_t count = raw.size() / sizeof(uint32_t);
-  ArrayRef<uint32_t> bits;
-  if (reinterpret_cast<uintptr_t>(raw.data()) % alignof(uint32_t) == 0) {
-    bits = ArrayRef(reinterpret_cast<const uint32_t *>(raw.data()), count);
-  } else {
-    copy.resize(count);
-    std::memcpy(copy.data(), raw.data(), count * sizeof(uint32_t));
-    bits = copy;
-  }
-  return std::make_pair(bits, elementType.isF16() ? NarrowFloat::F16
-                                                  : NarrowFloat::BF16);
+  return std::make_pair(getRawElements<uint32_t>(dense, copy), *to);
 }
 
 /// Whether narrowed values keep their meaning: no overflow, most nonzero
 /// values still nonzero.
 static bool keepsMeaning(const NarrowingStats &stats) {
   return stats.overflowed == 0 && !mostlyFlushed(stats.nonzero, stats.flushed);
+}
+
+std::optional<std::pair<double, double>>
+mlir::amp::getFloatDataBounds(DenseElementsAttr dense) {
+  Type element = dense.getElementType();
+  if (dense.empty())
+    return std::nullopt;
+  if (element.isF32()) {
+    SmallVector<uint32_t> copy;
+    auto [lo, hi] = getF32Bounds(getRawElements<uint32_t>(dense, copy));
+    return std::make_pair(double(lo), double(hi));
+  }
+  if (std::optional<NarrowFloat> narrow = getNarrowFloat(element)) {
+    SmallVector<uint16_t> copy;
+    ArrayRef<uint16_t> bits = getRawElements<uint16_t>(dense, copy);
+    std::vector<uint32_t> wide(bits.size());
+    widenToF32Buffer(bits, wide, *narrow);
+    auto [lo, hi] = getF32Bounds(wide);
+    return std::make_pair(double(lo), double(hi));
+  }
+  return std::nullopt;
+}
+
+DenseElementsAttr mlir::amp::roundFloatData(DenseFPElementsAttr dense,
+                                            FloatType elementType) {
+  Type from = dense.getElementType();
+  ShapedType type = dense.getType().clone(elementType);
+  std::optional<NarrowFloat> to = getNarrowFloat(elementType);
+  if (from.isF32() && to) {
+    SmallVector<uint32_t> copy;
+    ArrayRef<uint32_t> bits = getRawElements<uint32_t>(dense, copy);
+    std::vector<uint16_t> narrow(bits.size());
+    (void)narrowF32Buffer(bits, narrow, *to, elementType.getContext());
+    return DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef(reinterpret_cast<const char *>(narrow.data()),
+                       narrow.size() * sizeof(uint16_t)));
+  }
+  std::optional<NarrowFloat> narrowFrom = getNarrowFloat(from);
+  if (narrowFrom && elementType.isF32()) {
+    SmallVector<uint16_t> copy;
+    ArrayRef<uint16_t> bits = getRawElements<uint16_t>(dense, copy);
+    std::vector<uint32_t> wide(bits.size());
+    widenToF32Buffer(bits, wide, *narrowFrom);
+    return DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef(reinterpret_cast<const char *>(wide.data()),
+                       wide.size() * sizeof(uint32_t)));
+  }
+  return dense.mapValues(elementType, [&](const APFloat &value) {
+    APFloat v = value;
+    bool losesInfo;
+    v.convert(elementType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return v.bitcastToAPInt();
+  });
 }
 
 bool mlir::amp::fitsFloatType(Attribute attr, FloatType elementType) {

@@ -10,6 +10,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Threading.h"
 
+#include <cstring>
+#include <limits>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define AMP_HAVE_F16C_PATH 1
@@ -141,4 +144,50 @@ NarrowingStats mlir::amp::narrowF32Buffer(llvm::ArrayRef<uint32_t> in,
   for (const NarrowingStats &s : stats)
     total.add(s);
   return total;
+}
+
+uint32_t mlir::amp::widenToF32Bits(uint16_t bits, NarrowFloat from) {
+  // A NaN comes out quiet (its payload kept), as APFloat and the hardware
+  // give it.
+  if (from == NarrowFloat::BF16) {
+    bool nan = (bits & 0x7f80) == 0x7f80 && (bits & 0x7f);
+    return uint32_t(nan ? bits | 0x40 : bits) << 16;
+  }
+  uint32_t sign = uint32_t(bits & 0x8000) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1f;
+  uint32_t mantissa = bits & 0x3ff;
+  if (exponent == 0x1f) // infinity, or NaN: quiet, the payload kept
+    return sign | 0x7f800000 | (mantissa ? 0x400000 : 0) | (mantissa << 13);
+  if (exponent != 0)
+    return sign | ((exponent + 112) << 23) | (mantissa << 13);
+  if (mantissa == 0)
+    return sign;
+  // A subnormal f16 is a normal f32: shift the leading one into place.
+  int shift = 0;
+  while (!(mantissa & 0x400)) {
+    mantissa <<= 1;
+    ++shift;
+  }
+  return sign | ((113 - shift) << 23) | ((mantissa & 0x3ff) << 13);
+}
+
+void mlir::amp::widenToF32Buffer(llvm::ArrayRef<uint16_t> in,
+                                 llvm::MutableArrayRef<uint32_t> out,
+                                 NarrowFloat from) {
+  assert(in.size() == out.size() && "widenToF32Buffer: sizes differ");
+  for (size_t i = 0, e = in.size(); i < e; ++i)
+    out[i] = widenToF32Bits(in[i], from);
+}
+
+std::pair<float, float> mlir::amp::getF32Bounds(llvm::ArrayRef<uint32_t> bits) {
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (uint32_t b : bits) {
+    float value;
+    std::memcpy(&value, &b, sizeof(value));
+    if (value != value) // NaN
+      value = std::numeric_limits<float>::infinity();
+    lo = std::min(lo, value);
+    hi = std::max(hi, value);
+  }
+  return {lo, hi};
 }

@@ -41,8 +41,7 @@ Attribute roundFloatAttr(Attribute attr, FloatType type) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return FloatAttr::get(type, round(f.getValue()));
   if (auto d = dyn_cast<DenseFPElementsAttr>(attr))
-    return d.mapValues(
-        type, [&](const APFloat &v) { return round(v).bitcastToAPInt(); });
+    return roundFloatData(d, type);
   return {};
 }
 

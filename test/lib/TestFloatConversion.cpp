@@ -76,6 +76,35 @@ struct TestFloatConversion
     : amp::impl::TestFloatConversionBase<TestFloatConversion> {
   using Base::Base;
   void runOnOperation() override {
+    // Widening: every 16-bit pattern of both formats.
+    for (NarrowFloat from : {NarrowFloat::F16, NarrowFloat::BF16}) {
+      StringRef name = from == NarrowFloat::F16 ? "f16" : "bf16";
+      std::vector<uint16_t> in(1 << 16);
+      for (unsigned i = 0; i < in.size(); ++i)
+        in[i] = uint16_t(i);
+      std::vector<uint32_t> got(in.size());
+      widenToF32Buffer(in, got, from);
+      for (unsigned i = 0; i < in.size(); ++i) {
+        llvm::APFloat value(from == NarrowFloat::F16
+                                ? llvm::APFloat::IEEEhalf()
+                                : llvm::APFloat::BFloat(),
+                            llvm::APInt(16, in[i]));
+        bool loses;
+        value.convert(llvm::APFloat::IEEEsingle(),
+                      llvm::APFloat::rmNearestTiesToEven, &loses);
+        uint32_t want = uint32_t(value.bitcastToAPInt().getZExtValue());
+        if (got[i] != want) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << "amp: " << name << " 0x" << llvm::format_hex_no_prefix(in[i], 4)
+             << " widens to 0x" << llvm::format_hex_no_prefix(got[i], 8)
+             << ", APFloat 0x" << llvm::format_hex_no_prefix(want, 8);
+          getOperation()->emitError(text);
+          return signalPassFailure();
+        }
+      }
+      llvm::outs() << name << " to f32: 65536 patterns equal APFloat's\n";
+    }
     std::vector<uint32_t> in = patterns(random);
     for (NarrowFloat to : {NarrowFloat::F16, NarrowFloat::BF16}) {
       StringRef name = to == NarrowFloat::F16 ? "f16" : "bf16";

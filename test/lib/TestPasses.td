@@ -146,7 +146,8 @@ def TestFloatConversion : Pass<"amp-test-float-conversion"> {
     ties, one ulp either side, even and odd results), zeros, subnormals,
     the largest finite values, infinities, quiet and signaling NaNs with
     payloads that survive and that vanish, and `random` more drawn from a
-    fixed seed. Prints one line per format and path to stdout; any
+    fixed seed. Widening back to f32 is checked on every 16-bit pattern of
+    both formats. Prints one line per format and path to stdout; any
     mismatch is an error naming the pattern. It changes nothing.
   }];
   let options = [

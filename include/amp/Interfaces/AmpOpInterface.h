@@ -167,6 +167,16 @@ FailureOr<Attribute> convertFloatAttr(Attribute attr, FloatType elementType);
 /// the converted attribute (a model's weights are checked once per decision
 /// and converted once).
 bool fitsFloatType(Attribute attr, FloatType elementType);
+/// Every value of `dense` rounded to `elementType` as a runtime cast does
+/// (nearest even; overflow gives infinity): f32 to f16/bf16 and back on the
+/// raw buffer (amp/Support/FloatConversion.h), other types through APFloat.
+DenseElementsAttr roundFloatData(DenseFPElementsAttr dense,
+                                 FloatType elementType);
+/// The least and greatest value of f32, f16 or bf16 dense data (a NaN
+/// counting as +infinity), read from the raw buffer; none for other element
+/// types or no elements.
+std::optional<std::pair<double, double>>
+getFloatDataBounds(DenseElementsAttr dense);
 
 /// Converts `op` by retyping, as the default does, but with data operands
 /// and results chosen by the caller (used by models that know which ones

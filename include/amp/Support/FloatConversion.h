@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace mlir {
 class MLIRContext;
@@ -57,6 +58,18 @@ NarrowingStats narrowF32Buffer(llvm::ArrayRef<uint32_t> in,
 
 /// Whether narrowF32Buffer uses F16C instructions for f16 on this host.
 bool hostHasF16C();
+
+/// One f16 or bf16 (as its bits) widened to f32 bits: exact (a NaN made
+/// quiet, as APFloat::convert makes it).
+uint32_t widenToF32Bits(uint16_t bits, NarrowFloat from);
+
+/// Widens `in` into `out` (the same length), exactly.
+void widenToF32Buffer(llvm::ArrayRef<uint16_t> in,
+                      llvm::MutableArrayRef<uint32_t> out, NarrowFloat from);
+
+/// The least and greatest of f32 values given as bits, a NaN counting as
+/// +infinity; {+inf, -inf} for none.
+std::pair<float, float> getF32Bounds(llvm::ArrayRef<uint32_t> bits);
 
 } // namespace amp
 } // namespace mlir
