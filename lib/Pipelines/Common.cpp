@@ -1,4 +1,5 @@
-//===- Common.cpp - What amp's lowerings share ------------------------------===//
+//===- Common.cpp - What amp's lowerings share
+//------------------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -65,4 +66,3 @@ void mlir::amp::buildAmpBufferizePipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
 }
-

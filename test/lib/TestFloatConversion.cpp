@@ -85,9 +85,8 @@ struct TestFloatConversion
       std::vector<uint32_t> got(in.size());
       widenToF32Buffer(in, got, from);
       for (unsigned i = 0; i < in.size(); ++i) {
-        llvm::APFloat value(from == NarrowFloat::F16
-                                ? llvm::APFloat::IEEEhalf()
-                                : llvm::APFloat::BFloat(),
+        llvm::APFloat value(from == NarrowFloat::F16 ? llvm::APFloat::IEEEhalf()
+                                                     : llvm::APFloat::BFloat(),
                             llvm::APInt(16, in[i]));
         bool loses;
         value.convert(llvm::APFloat::IEEEsingle(),

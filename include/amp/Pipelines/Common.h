@@ -36,7 +36,8 @@ void buildAmpFuseKernelsPipeline(OpPassManager &pm);
 void buildAmpBufferizePipeline(OpPassManager &pm);
 
 /// amp-approximate-math for `functions` (tanh, exp, log, erf, erfc).
-std::unique_ptr<Pass> createApproximateMathFor(ArrayRef<const char *> functions);
+std::unique_ptr<Pass>
+createApproximateMathFor(ArrayRef<const char *> functions);
 
 /// Fused kernels on buffers, as outlined GPU kernels (lib/Backend/GPU/
 /// Pipeline.cpp): with `strategies`, contractions and row reductions

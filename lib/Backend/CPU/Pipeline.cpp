@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - amp-lower-to-llvm, the CPU pipeline -------------------===//
+//===- Pipeline.cpp - amp-lower-to-llvm, the CPU pipeline
+//-------------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -138,4 +139,3 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   if (options.boundLLVMUnrolling)
     pm.addPass(amp::createBoundLLVMUnrolling());
 }
-

@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - The GPU kernels and amp-lower-to-nvvm -----------------===//
+//===- Pipeline.cpp - The GPU kernels and amp-lower-to-nvvm
+//-----------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -209,4 +210,3 @@ void mlir::amp::buildAmpLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
-

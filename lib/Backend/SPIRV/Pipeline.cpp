@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - amp-lower-to-spirv and amp-lower-to-vulkan ------------===//
+//===- Pipeline.cpp - amp-lower-to-spirv and amp-lower-to-vulkan
+//------------===//
 //
 // Part of amp, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -82,7 +83,8 @@ void mlir::amp::buildAmpLowerToSPIRVPipeline(
   // convert-gpu-to-spirv cannot legalize).
   pm.nest<gpu::GPUModuleOp>().addPass(math::createMathExtendToSupportedTypes());
   // GLSL has no erf (GELU): a polynomial in f32 instead.
-  pm.nest<gpu::GPUModuleOp>().addPass(createApproximateMathFor({"erf", "erfc"}));
+  pm.nest<gpu::GPUModuleOp>().addPass(
+      createApproximateMathFor({"erf", "erfc"}));
   // SPIR-V has no rounding integer divisions (tosa.resize's indices).
   pm.nest<gpu::GPUModuleOp>().addPass(amp::createExpandFloorCeilDiv());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
@@ -115,4 +117,3 @@ void mlir::amp::buildAmpLowerToVulkanPipeline(
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
-
