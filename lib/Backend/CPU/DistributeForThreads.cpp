@@ -200,13 +200,17 @@ namespace {
 struct DistributeForThreads
     : amp::impl::DistributeForThreadsBase<DistributeForThreads> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (threads < 1 || threads > 1024) {
-      getOperation()->emitError("amp-distribute-for-threads: threads must be "
-                                "in [1, 1024], got ")
-          << static_cast<int64_t>(threads);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-distribute-for-threads: threads must be "
+                       "in [1, 1024], got ")
+             << static_cast<int64_t>(threads);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     if (threads == 1)
       return;
     IRRewriter rewriter(&getContext());

@@ -187,13 +187,17 @@ namespace {
 struct MergeParallelRegions
     : amp::impl::MergeParallelRegionsBase<MergeParallelRegions> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (maxHoistedBytes < 0) {
-      getOperation()->emitError("amp-merge-parallel-regions: "
-                                "max-hoisted-bytes must not be negative, got ")
-          << static_cast<int64_t>(maxHoistedBytes);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-merge-parallel-regions: "
+                       "max-hoisted-bytes must not be negative, got ")
+             << static_cast<int64_t>(maxHoistedBytes);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     // Outermost regions only: one nested in another runs on one thread.
     SmallVector<omp::ParallelOp> regions;
     getOperation()->walk<WalkOrder::PreOrder>([&](omp::ParallelOp region) {

@@ -30,16 +30,21 @@ namespace {
 struct VectorizeContractions
     : amp::impl::VectorizeContractionsBase<VectorizeContractions> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (lanes < 1 || lanes > 1024 || rows < 1 || rows > 64 || cols < 1 ||
         cols > 16) {
-      getOperation()->emitError("amp-vectorize-contractions: lanes must be "
-                                "in [1, 1024], rows in [1, 64] and cols in "
-                                "[1, 16], got ")
-          << static_cast<int64_t>(lanes) << ", " << static_cast<int64_t>(rows)
-          << " and " << static_cast<int64_t>(cols);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-vectorize-contractions: lanes must be "
+                       "in [1, 1024], rows in [1, 64] and cols in "
+                       "[1, 16], got ")
+             << static_cast<int64_t>(lanes) << ", "
+             << static_cast<int64_t>(rows) << " and "
+             << static_cast<int64_t>(cols);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     // (Only ops with reductions: the fills and epilogues a kernel takes in
     // and erases have none.)
     SmallVector<linalg::LinalgOp> ops;

@@ -150,13 +150,17 @@ LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
 namespace {
 struct VectorizeForCPU : amp::impl::VectorizeForCPUBase<VectorizeForCPU> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (vectorSize < 2 || vectorSize > 1024) {
-      getOperation()->emitError("amp-vectorize-for-cpu: vector-size must be "
-                                "in [2, 1024], got ")
-          << static_cast<int64_t>(vectorSize);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-vectorize-for-cpu: vector-size must be "
+                       "in [2, 1024], got ")
+             << static_cast<int64_t>(vectorSize);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     // Copies between strided views (a padded convolution input's interior)
     // would call the runtime's element-by-element memrefCopy: as

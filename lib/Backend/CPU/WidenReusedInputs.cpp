@@ -167,15 +167,19 @@ LogicalResult amp::widenReusedInputs(RewriterBase &rewriter,
 namespace {
 struct WidenReusedInputs : amp::impl::WidenReusedInputsBase<WidenReusedInputs> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (!(minWidenings >= 1) || tileRows < 1) { // NaN too
-      getOperation()->emitError("amp-widen-reused-inputs: min-widenings "
-                                "must be at least 1 and tile-rows at least "
-                                "1, not ")
-          << static_cast<double>(minWidenings) << " and "
-          << static_cast<int64_t>(tileRows);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-widen-reused-inputs: min-widenings "
+                       "must be at least 1 and tile-rows at least "
+                       "1, not ")
+             << static_cast<double>(minWidenings) << " and "
+             << static_cast<int64_t>(tileRows);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation()->walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());

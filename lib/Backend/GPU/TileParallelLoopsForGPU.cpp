@@ -117,19 +117,23 @@ namespace {
 struct TileParallelLoopsForGPU
     : amp::impl::TileParallelLoopsForGPUBase<TileParallelLoopsForGPU> {
   using Base::Base;
-  void runOnOperation() override {
+  LogicalResult initialize(MLIRContext *context) override {
     if (workgroupSize < 1) {
-      getOperation()->emitError("amp-tile-parallel-loops-for-gpu: "
-                                "workgroup-size must be at least 1, got ")
-          << static_cast<int64_t>(workgroupSize);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-tile-parallel-loops-for-gpu: "
+                       "workgroup-size must be at least 1, got ")
+             << static_cast<int64_t>(workgroupSize);
     }
     if (maxWorkgroups < 1) {
-      getOperation()->emitError("amp-tile-parallel-loops-for-gpu: "
-                                "max-workgroups must be at least 1, got ")
-          << static_cast<int64_t>(maxWorkgroups);
-      return signalPassFailure();
+      return emitError(UnknownLoc::get(context),
+                       "amp-tile-parallel-loops-for-gpu: "
+                       "max-workgroups must be at least 1, got ")
+             << static_cast<int64_t>(maxWorkgroups);
     }
+    return success();
+  }
+
+  void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<scf::ParallelOp> outermost;
     getOperation()->walk([&](scf::ParallelOp loop) {
@@ -140,14 +144,15 @@ struct TileParallelLoopsForGPU
     });
     for (scf::ParallelOp loop : outermost) {
       SmallVector<int64_t> tripCounts;
+      // Upstream's trip count (StaticValueUtils.h): constant bounds and
+      // step, or an upper bound a constant offset above the lower one.
       for (auto [lb, ub, step] : llvm::zip(
                loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-        std::optional<int64_t> l = getConstantIntValue(lb),
-                               u = getConstantIntValue(ub),
-                               s = getConstantIntValue(step);
-        if (!l || !u || !s || *s <= 0 || *u <= *l)
+        std::optional<APInt> count = constantTripCount(
+            lb, ub, step, /*isSigned=*/true, scf::computeUbMinusLb);
+        if (!count || count->isZero() || count->getActiveBits() > 62)
           break;
-        tripCounts.push_back((*u - *l + *s - 1) / *s);
+        tripCounts.push_back(count->getSExtValue());
       }
       if (tripCounts.size() != loop.getNumLoops())
         continue;
