@@ -221,8 +221,9 @@ def convert(text, precision, options="", tmp=None):
                       "amp-opt --mixed-precision")
 
 
-def _run_batch(cases, precision, options, keep):
-    """One amp-opt (with precision) and one amp-run for all `cases`."""
+def _run_batch(cases, precision, options, keep, backend="cpu"):
+    """One amp-opt (with precision) and one amp-run for all `cases`, on
+    `backend` (amp-run --backend)."""
     amp_run = find_amp_run()
     text = combine([c[0] for c in cases])
     if precision:
@@ -234,7 +235,7 @@ def _run_batch(cases, precision, options, keep):
             f.write(full)
         if keep:
             shutil.copy(src, keep)
-        cmd = [amp_run, src, "--entry=" + ENTRY, "--backend=cpu"]
+        cmd = [amp_run, src, "--entry=" + ENTRY, "--backend=" + backend]
         for i, x in enumerate(arrays):
             path = os.path.join(tmp, "in%d.npy" % i)
             np.save(path, x)
@@ -282,11 +283,12 @@ def run_each(cases, precision=None, options="", chunk=64, jobs=None):
     return [r for batch in done for r in batch]
 
 
-def run_many(cases, precision=None, options="", keep=None):
+def run_many(cases, precision=None, options="", keep=None, backend="cpu"):
     """Results (a list of arrays) for each (text, inputs, func_name) case,
-    compiled and run together; raises RunError when any fails. keep: a
-    path to copy the module amp-run ran to."""
-    return _run_batch(cases, precision, options, keep)
+    compiled and run together on `backend` (cpu, vulkan, cuda); raises
+    RunError when any fails. keep: a path to copy the module amp-run ran
+    to."""
+    return _run_batch(cases, precision, options, keep, backend)
 
 
 def run_mlir(text, inputs, func_name="main", precision=None, options=""):

@@ -696,3 +696,162 @@ def _einsum(em, node, inputs):
     order = batch + free_a + free_b
     y = reshape(em, y, [dim[c] for c in order])
     return transpose(em, y, [order.index(c) for c in out])
+
+
+# --- TopK ------------------------------------------------------------------------------
+
+def _precedes(em, a, ia, b, ib, et, largest):
+    """Body lines: whether element (a, index ia) comes before (b, index ib)
+    in TopK's order. Largest: NaN first, then descending values; smallest:
+    ascending values, NaN last; equal values (and two NaNs) by ascending
+    index, as ONNX Runtime orders ties when sorted. Exact in any float
+    type: the comparisons round nothing."""
+    n = {k: em.fresh() for k in ("an", "bn", "nan_first", "strict", "eq", "both_nan",
+                                 "tie", "idx", "tie_first", "r0", "r")}
+    lines = [
+        "%s = arith.cmpf uno, %s, %s : %s" % (n["an"], a, a, et),
+        "%s = arith.cmpf uno, %s, %s : %s" % (n["bn"], b, b, et),
+    ]
+    if largest:
+        # a before b: a is NaN and b is not, or a > b.
+        lines += ["%s = arith.cmpf ogt, %s, %s : %s" % (n["strict"], a, b, et),
+                  "%s = arith.cmpi ugt, %s, %s : i1" % (n["nan_first"], n["an"], n["bn"])]
+    else:
+        # a before b: b is NaN and a is not, or a < b.
+        lines += ["%s = arith.cmpf olt, %s, %s : %s" % (n["strict"], a, b, et),
+                  "%s = arith.cmpi ugt, %s, %s : i1" % (n["nan_first"], n["bn"], n["an"])]
+    lines += [
+        "%s = arith.cmpf oeq, %s, %s : %s" % (n["eq"], a, b, et),
+        "%s = arith.andi %s, %s : i1" % (n["both_nan"], n["an"], n["bn"]),
+        "%s = arith.ori %s, %s : i1" % (n["tie"], n["eq"], n["both_nan"]),
+        "%s = arith.cmpi slt, %s, %s : index" % (n["idx"], ia, ib),
+        "%s = arith.andi %s, %s : i1" % (n["tie_first"], n["tie"], n["idx"]),
+        "%s = arith.ori %s, %s : i1" % (n["r0"], n["strict"], n["nan_first"]),
+        "%s = arith.ori %s, %s : i1" % (n["r"], n["r0"], n["tie_first"]),
+    ]
+    return lines, n["r"]
+
+
+def _affine(rank, exprs):
+    dims = ", ".join("d%d" % i for i in range(rank))
+    return "affine_map<(%s) -> (%s)>" % (dims, ", ".join(exprs))
+
+
+def _zeros_i32(em, shape):
+    t = Value(tuple(shape), np.int32).type
+    empty, zero, filled = em.fresh(), em.fresh(), em.fresh()
+    em.emit("%s = tensor.empty() : %s" % (empty, t))
+    em.emit("%s = arith.constant 0 : i32" % zero)
+    em.emit("%s = linalg.fill ins(%s : i32) outs(%s : %s) -> %s" % (filled, zero, empty, t, t))
+    return filled, t
+
+
+@converter("TopK")
+def _topk(em, node, inputs):
+    """The k first elements along `axis` in TopK's order (_precedes) and
+    their indices, always sorted (ONNX leaves the order of sorted=0 to the
+    runtime). Three linalg ops, no sort: each element's rank is the count
+    of elements before it (a reduction over the axis); the index and the
+    value at output position p are those of the one element of rank p
+    (reductions that select).
+    O(n^2) comparisons per row, all exact: in f16 or bf16 the op runs on
+    the low values as they are. Rounding to f16/bf16 can make distinct f32
+    values equal; they then tie, and come in index order."""
+    x = inputs[0]
+    if not is_float(x):
+        raise NodeError("integer TopK is not supported")
+    k = int(need_const(inputs[1], "K").reshape(-1)[0])
+    axis = norm_axis(node.attr("axis", -1), x.rank)
+    largest = node.attr("largest", 1)
+    node.ignore("sorted")
+    n = x.shape[axis]
+    if k < 0 or k > n:
+        raise NodeError("K=%d is outside [0, %d] for axis %d" % (k, n, axis))
+    last = x.rank - 1
+    perm = list(range(x.rank))
+    if axis != last:
+        perm[axis], perm[last] = perm[last], perm[axis]
+        x = transpose(em, x, perm)
+    batch = list(x.shape[:-1])
+    rb = len(batch)
+    et = element_type(x.dtype)
+    src = em.use(x)
+    bd = ["d%d" % i for i in range(rb)]
+
+    # rank[b, i] = #{j : x[b, j] precedes x[b, i]}
+    rank_init, rank_t = _zeros_i32(em, batch + [n])
+    rank = em.new(tuple(batch + [n]), np.int32)
+    r3 = rb + 2
+    i_d, j_d = "d%d" % rb, "d%d" % (rb + 1)
+    its = ", ".join(['"parallel"'] * (rb + 1) + ['"reduction"'])
+    xj, xi, acc = em.fresh(), em.fresh(), em.fresh()
+    em.emit("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
+            "ins(%s, %s : %s, %s) outs(%s : %s) {" % (
+                rank.name, _affine(r3, bd + [j_d]), _affine(r3, bd + [i_d]),
+                _affine(r3, bd + [i_d]), its, src, src, x.type, x.type, rank_init, rank_t),
+            loc=False)
+    em.block([(xj, et), (xi, et), (acc, "i32")])
+    ii, jj = em.fresh(), em.fresh()
+    em.body("%s = linalg.index %d : index" % (ii, rb))
+    em.body("%s = linalg.index %d : index" % (jj, rb + 1))
+    lines, before = _precedes(em, xj, jj, xi, ii, et, largest)
+    for line in lines:
+        em.body(line)
+    one, zero, inc, s = em.fresh(), em.fresh(), em.fresh(), em.fresh()
+    em.body("%s = arith.constant 1 : i32" % one)
+    em.body("%s = arith.constant 0 : i32" % zero)
+    em.body("%s = arith.select %s, %s, %s : i32" % (inc, before, one, zero))
+    em.body("%s = arith.addi %s, %s : i32" % (s, acc, inc))
+    em.body("linalg.yield %s : i32" % s)
+    em.end_region("-> %s" % rank_t)
+
+    # idx[b, p] = the i with rank[b, i] == p (exactly one: the order is total)
+    idx_init, idx_t = _zeros_i32(em, batch + [k])
+    idx = em.new(tuple(batch + [k]), np.int32)
+    p_d, i2_d = "d%d" % rb, "d%d" % (rb + 1)
+    rv, acc2 = em.fresh(), em.fresh()
+    em.emit("%s = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+            "ins(%s : %s) outs(%s : %s) {" % (
+                idx.name, _affine(r3, bd + [i2_d]), _affine(r3, bd + [p_d]), its,
+                rank.name, rank_t, idx_init, idx_t), loc=False)
+    em.block([(rv, "i32"), (acc2, "i32")])
+    pi, ix, pc, eq, ic, sel, s2, zero2 = (em.fresh() for _ in range(8))
+    em.body("%s = linalg.index %d : index" % (pi, rb))
+    em.body("%s = linalg.index %d : index" % (ix, rb + 1))
+    em.body("%s = arith.index_cast %s : index to i32" % (pc, pi))
+    em.body("%s = arith.cmpi eq, %s, %s : i32" % (eq, rv, pc))
+    em.body("%s = arith.index_cast %s : index to i32" % (ic, ix))
+    em.body("%s = arith.constant 0 : i32" % zero2)
+    em.body("%s = arith.select %s, %s, %s : i32" % (sel, eq, ic, zero2))
+    em.body("%s = arith.addi %s, %s : i32" % (s2, acc2, sel))
+    em.body("linalg.yield %s : i32" % s2)
+    em.end_region("-> %s" % idx_t)
+
+    # values[b, p] = the x[b, i] with rank[b, i] == p: a reduction that
+    # selects (exact in any type, and x an operand, so that it can stay
+    # low); the init is overwritten by the one element of rank p.
+    vals = em.new(tuple(batch + [k]), x.dtype)
+    vempty, vzero, vinit = em.fresh(), em.fresh(), em.fresh()
+    em.emit("%s = tensor.empty() : %s" % (vempty, vals.type))
+    em.emit("%s = arith.constant 0.0 : %s" % (vzero, et))
+    em.emit("%s = linalg.fill ins(%s : %s) outs(%s : %s) -> %s" % (
+        vinit, vzero, et, vempty, vals.type, vals.type))
+    rv3, xv3, acc3 = em.fresh(), em.fresh(), em.fresh()
+    em.emit("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
+            "ins(%s, %s : %s, %s) outs(%s : %s) {" % (
+                vals.name, _affine(r3, bd + [i2_d]), _affine(r3, bd + [i2_d]),
+                _affine(r3, bd + [p_d]), its, rank.name, src, rank_t, x.type, vinit,
+                vals.type), loc=False)
+    em.block([(rv3, "i32"), (xv3, et), (acc3, et)])
+    pv, pcv, eqv, selv = (em.fresh() for _ in range(4))
+    em.body("%s = linalg.index %d : index" % (pv, rb))
+    em.body("%s = arith.index_cast %s : index to i32" % (pcv, pv))
+    em.body("%s = arith.cmpi eq, %s, %s : i32" % (eqv, rv3, pcv))
+    em.body("%s = arith.select %s, %s, %s : %s" % (selv, eqv, xv3, acc3, et))
+    em.body("linalg.yield %s : %s" % (selv, et))
+    em.end_region("-> %s" % vals.type)
+
+    if axis != last:
+        vals = transpose(em, vals, perm)
+        idx = transpose(em, idx, perm)
+    return [vals, idx]
