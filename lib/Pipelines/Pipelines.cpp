@@ -26,11 +26,22 @@ void mlir::amp::registerAmpPipelines() {
       "elementwise ops to linalg, "
       "aggregates decomposed, casts fused into their producers or consumers",
       buildAmpFuseKernelsPipeline);
-  PassPipelineRegistration<LowerToLLVMOptions>(
+  // Registered by hand, as amp-lower-to-nvvm below: a CPU LLVM does not
+  // know fails the pipeline.
+  registerPassPipeline(
       "amp-lower-to-llvm",
       "Lower mixed-precision output to the LLVM dialect for the CPU",
-      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> emitError) {
+        LowerToLLVMOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(verifyLowerToLLVMOptions(options, emitError)))
+          return failure();
         buildAmpLowerToLLVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(LowerToLLVMOptions());
       });
   PassPipelineRegistration<LowerToSPIRVOptions>(
       "amp-lower-to-spirv",

@@ -82,8 +82,8 @@ std::string mlir::amp::runtime::getPipeline(const BackendDescription &backend,
       cpuOptions.push_back("excess-precision=false");
     if (!options.cpuWidenReusedInputs)
       cpuOptions.push_back("widen-reused-inputs=false");
-    if (options.cpuTileCols)
-      cpuOptions.push_back("tile-cols=" + std::to_string(*options.cpuTileCols));
+    if (!options.cpuChip.empty())
+      cpuOptions.push_back("cpu=" + options.cpuChip);
     if (!cpuOptions.empty())
       pipeline += "{" + llvm::join(cpuOptions, " ") + "}";
   }

@@ -22,6 +22,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir::amp::runtime;
 
@@ -383,8 +384,7 @@ llvm::Error mlir::amp::runtime::compileSharedLibrary(
   BackendOptions backendOptions;
   backendOptions.cpuThreads = options.threads;
   backendOptions.cpuBF16Dot = hostBF16DotPays();
-  if (!hostHasAVX512())
-    backendOptions.cpuTileCols = 1;
+  backendOptions.cpuChip = llvm::sys::getHostCPUName().str();
   std::string pipeline = getPipeline(*lookupBackend("cpu"), backendOptions);
   if (failed(lowerModule(module, pipeline)))
     return fail("lowering '" + options.sourceName + "' with " + pipeline +

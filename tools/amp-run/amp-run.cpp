@@ -458,9 +458,7 @@ compile(ModuleOp module, const EntrySignature &signature,
   bool useBF16Dot = bf16Dot || (!noBF16Dot && hostBF16DotPays());
   std::string pipeline = getPipeline(
       backend, BackendOptions{chip.getValue(), gpuFormat.getValue(), cpuThreads,
-                              useBF16Dot,
-                              hostHasAVX512() ? std::nullopt
-                                              : std::optional<unsigned>(1),
+                              useBF16Dot, llvm::sys::getHostCPUName().str(),
                               !noExcessPrecision, !noWidenReusedInputs,
                               !noKernelStrategies, effectiveSubgroupSize,
                               !noTensorCores, vulkanEmulateTensorCores, tf32});

@@ -52,10 +52,22 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   PassOptions::Option<int64_t> tileCols{
       *this, "tile-cols",
       llvm::cl::desc("Vectors side by side in each row of a contraction's "
-                     "register tile (amp-vectorize-contractions{cols}): 2 "
-                     "needs AVX-512's 32 vector registers; amp-run sets 1 "
-                     "on CPUs without AVX-512"),
+                     "register tile (amp-vectorize-contractions{cols}); "
+                     "default: 2, or what `cpu` chooses"),
       llvm::cl::init(2)};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("The CPU the code is for (an LLVM CPU name such as "
+                     "znver3, znver4, skylake-avx512 or neoverse-v1, or "
+                     "host): the contraction kernels' register tile (lanes, "
+                     "rows, columns) is chosen from its vector registers "
+                     "(chooseCPURegisterTile) so that their inner loops do "
+                     "not spill; empty: 16 lanes, 8 rows, tile-cols "
+                     "columns. amp-run sets the host's")};
+  PassOptions::Option<std::string> triple{
+      *this, "triple",
+      llvm::cl::desc("The target triple `cpu` belongs to (default: the "
+                     "host's), e.g. aarch64-linux-gnu for neoverse-v1")};
   PassOptions::Option<bool> outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("Make each kernel a function of its own "
@@ -68,6 +80,11 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(amp-bound-llvm-unrolling), most of its compile time"),
       llvm::cl::init(true)};
 };
+
+/// Checks `options`: a `cpu` (and `triple`) that LLVM knows.
+LogicalResult
+verifyLowerToLLVMOptions(const LowerToLLVMOptions &options,
+                         function_ref<LogicalResult(const Twine &)> emitError);
 
 /// CPU code through LLVM: the kernels above, one-shot bufferization, loops,
 /// and the LLVM dialect (runnable with mlir-runner / the ExecutionEngine).

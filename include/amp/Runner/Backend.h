@@ -40,10 +40,10 @@ struct BackendOptions {
   /// CPU code reduces bf16 products with AVX512-BF16
   /// (amp-lower-to-llvm{bf16-dot}); see hostHasBF16Dot and hostBF16DotPays.
   bool cpuBF16Dot = false;
-  /// Vectors side by side in a row of CPU contraction tiles
-  /// (amp-lower-to-llvm{tile-cols}), unset for the pipeline's default; see
-  /// hostHasAVX512.
-  std::optional<unsigned> cpuTileCols;
+  /// The CPU the code is for (amp-lower-to-llvm{cpu}): its vector
+  /// registers choose the contraction kernels' register tile; empty for the
+  /// pipeline's default. amp-run and amp.compile give the host's.
+  std::string cpuChip;
   /// CPU code computes bf16 arithmetic in f32, rounding once per chain of
   /// ops (amp-lower-to-llvm{excess-precision}).
   bool cpuExcessPrecision = true;

@@ -12,8 +12,13 @@
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -93,4 +98,67 @@ void mlir::amp::registerCPUTargetModel(DialectRegistry &registry) {
 void mlir::amp::registerCPUTargets() {
   registerTargetBackend(TargetKind::CPU,
                         TargetBackend{insertLLVMDialect, buildHostTarget});
+}
+
+std::optional<CPUVectorRegisters>
+mlir::amp::getCPUVectorRegisters(StringRef cpu, StringRef tripleName) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+  });
+  llvm::Triple triple(tripleName.empty() ? llvm::sys::getDefaultTargetTriple()
+                                         : tripleName.str());
+  std::string chip =
+      cpu == "host" ? llvm::sys::getHostCPUName().str() : cpu.str();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return std::nullopt;
+  // The generic CPU first: asked for a CPU it does not know, LLVM would
+  // print a warning of its own.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", /*Features=*/""));
+  if (!generic || !generic->isCPUStringValid(chip))
+    return std::nullopt;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, chip, /*Features=*/""));
+  if (!info)
+    return std::nullopt;
+  auto has = [&](StringRef feature) {
+    const llvm::FeatureBitset &bits = info->getFeatureBits();
+    for (const llvm::SubtargetFeatureKV &kv : info->getAllProcessorFeatures())
+      if (feature == kv.Key)
+        return bits.test(kv.Value);
+    return false;
+  };
+  CPUVectorRegisters registers;
+  if (triple.isX86()) {
+    if (has("avx512f"))
+      registers = {512, 32};
+    else if (has("avx"))
+      registers = {256, 16};
+    else
+      registers = {128, 16};
+  } else if (triple.isAArch64()) {
+    // NEON (and SVE's fixed-width view of it): 32 registers of 128 bits.
+    registers = {128, 32};
+  } else {
+    return std::nullopt;
+  }
+  return registers;
+}
+
+CPURegisterTile
+mlir::amp::chooseCPURegisterTile(const CPUVectorRegisters &registers) {
+  CPURegisterTile tile;
+  tile.lanes = std::max<int64_t>(1, registers.bits / 32);
+  // Accumulators: at most 16, and four registers left for the `cols`
+  // vectors a step reads and the scalar it broadcasts.
+  int64_t accumulators = std::min<int64_t>(16, int64_t(registers.count) - 4);
+  tile.cols = accumulators >= 12 ? 2 : 1;
+  tile.rows = std::max<int64_t>(1, accumulators / tile.cols);
+  return tile;
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/Backend/CPU/Passes.h"
 #include "amp/Backend/Common/Passes.h"
 #include "amp/Pipelines/Common.h"
@@ -21,6 +22,19 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+LogicalResult mlir::amp::verifyLowerToLLVMOptions(
+    const LowerToLLVMOptions &options,
+    function_ref<LogicalResult(const Twine &)> emitError) {
+  if (!options.cpu.empty() &&
+      !getCPUVectorRegisters(options.cpu, options.triple))
+    return emitError(
+        "amp-lower-to-llvm: LLVM knows no CPU '" + options.cpu + "'" +
+        (options.triple.empty() ? Twine("")
+                                : " for triple '" + options.triple + "'") +
+        " (names as llc -mcpu takes them, or host)");
+  return success();
+}
 
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
@@ -52,6 +66,10 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   if (options.widenReusedInputs) {
     amp::WidenReusedInputsOptions widen;
     widen.keepBF16Products = options.bf16Dot;
+    if (!options.cpu.empty())
+      if (std::optional<CPUVectorRegisters> registers =
+              getCPUVectorRegisters(options.cpu, options.triple))
+        widen.tileRows = chooseCPURegisterTile(*registers).rows;
     func.addPass(amp::createWidenReusedInputs(widen));
     func.addPass(amp::createFuseElementwise());
     func.addPass(createCSEPass());
@@ -77,6 +95,16 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   amp::VectorizeContractionsOptions kernels;
   kernels.bf16Dot = options.bf16Dot;
   kernels.cols = options.tileCols;
+  // The register tile from the CPU's vector registers, where it is named.
+  if (!options.cpu.empty())
+    if (std::optional<CPUVectorRegisters> registers =
+            getCPUVectorRegisters(options.cpu, options.triple)) {
+      CPURegisterTile tile = chooseCPURegisterTile(*registers);
+      kernels.lanes = tile.lanes;
+      kernels.rows = tile.rows;
+      if (!options.tileCols.getNumOccurrences())
+        kernels.cols = tile.cols;
+    }
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions(kernels));
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.

@@ -10,6 +10,9 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace mlir {
 class Attribute;
 class DialectRegistry;
@@ -39,6 +42,35 @@ bool hasFastBF16Dot(llvm::StringRef chip);
 
 /// The host's `#llvm.target`.
 Attribute getHostCPUTarget(MLIRContext *context);
+
+/// The vector registers of a CPU, as LLVM describes it: their width in
+/// bits (fixed-width vectors) and how many there are.
+struct CPUVectorRegisters {
+  unsigned bits = 0;
+  unsigned count = 0;
+};
+
+/// The vector registers of `cpu` (an LLVM CPU name: znver3, znver4,
+/// skylake-avx512, neoverse-v1, ...; "host" for this machine) on `triple`
+/// (empty: the host's), from LLVM's target description: 512-bit registers
+/// with AVX-512, 256 with AVX, 128 with SSE or NEON; their count from the
+/// target's register classes (32 with AVX-512 or on AArch64, 16 with AVX2).
+/// None when LLVM does not know the target or the CPU.
+std::optional<CPUVectorRegisters> getCPUVectorRegisters(llvm::StringRef cpu,
+                                                        llvm::StringRef triple);
+
+/// The register tile of amp-vectorize-contractions for f32 accumulators in
+/// `registers`: `lanes` elements per vector (the register width), and
+/// `rows` x `cols` vectors of accumulators, at most 16 and leaving four
+/// registers for the vectors a step reads (`cols` of them) and the scalar
+/// it broadcasts, so that the inner loop does not spill: 8 x 2 x 16 lanes
+/// with AVX-512, 6 x 2 x 8 with AVX2 (16 registers), 8 x 2 x 4 with NEON.
+struct CPURegisterTile {
+  int64_t lanes = 16;
+  int64_t rows = 8;
+  int64_t cols = 2;
+};
+CPURegisterTile chooseCPURegisterTile(const CPUVectorRegisters &registers);
 
 } // namespace amp
 } // namespace mlir
