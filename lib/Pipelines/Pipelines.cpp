@@ -19,6 +19,30 @@
 
 using namespace mlir;
 
+/// Registers a pipeline whose options are checked by `verify` after
+/// parsing: bad options fail the pipeline with verify's message.
+template <typename Options>
+static void registerVerifiedPipeline(
+    StringRef name, StringRef description,
+    LogicalResult (*verify)(const Options &,
+                            function_ref<LogicalResult(const Twine &)>),
+    void (*build)(OpPassManager &, const Options &)) {
+  registerPassPipeline(
+      name, description,
+      [verify, build](OpPassManager &pm, StringRef text,
+                      function_ref<LogicalResult(const Twine &)> emitError) {
+        Options options;
+        if (failed(options.parseFromString(text)) ||
+            failed(verify(options, emitError)))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
 void mlir::amp::registerAmpPipelines() {
   PassPipelineRegistration<>(
       "amp-fuse-kernels",
@@ -26,23 +50,11 @@ void mlir::amp::registerAmpPipelines() {
       "elementwise ops to linalg, "
       "aggregates decomposed, casts fused into their producers or consumers",
       buildAmpFuseKernelsPipeline);
-  // Registered by hand, as amp-lower-to-nvvm below: a CPU LLVM does not
-  // know fails the pipeline.
-  registerPassPipeline(
+  // A CPU LLVM does not know fails the pipeline.
+  registerVerifiedPipeline<LowerToLLVMOptions>(
       "amp-lower-to-llvm",
       "Lower mixed-precision output to the LLVM dialect for the CPU",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> emitError) {
-        LowerToLLVMOptions options;
-        if (failed(options.parseFromString(text)) ||
-            failed(verifyLowerToLLVMOptions(options, emitError)))
-          return failure();
-        buildAmpLowerToLLVMPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(LowerToLLVMOptions());
-      });
+      verifyLowerToLLVMOptions, buildAmpLowerToLLVMPipeline);
   PassPipelineRegistration<LowerToSPIRVOptions>(
       "amp-lower-to-spirv",
       "Lower mixed-precision output to Vulkan compute kernels (SPIR-V)",
@@ -57,21 +69,10 @@ void mlir::amp::registerAmpPipelines() {
       [](OpPassManager &pm, const LowerToSPIRVOptions &options) {
         buildAmpLowerToVulkanPipeline(pm, options);
       });
-  // Registered by hand so that bad options fail the pipeline instead of
-  // reaching the NVVM target with a warning.
-  registerPassPipeline(
+  // Bad options fail the pipeline instead of reaching the NVVM target with
+  // a warning.
+  registerVerifiedPipeline<LowerToNVVMOptions>(
       "amp-lower-to-nvvm",
       "Lower mixed-precision output to NVIDIA GPU kernels (NVVM, PTX, cubin)",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> emitError) {
-        LowerToNVVMOptions options;
-        if (failed(options.parseFromString(text)) ||
-            failed(verifyLowerToNVVMOptions(options, emitError)))
-          return failure();
-        buildAmpLowerToNVVMPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(LowerToNVVMOptions());
-      });
+      verifyLowerToNVVMOptions, buildAmpLowerToNVVMPipeline);
 }
