@@ -94,10 +94,6 @@ bool mlir::amp::runtime::hostBF16DotPays() {
   return hostHasBF16Dot() && hasFastBF16Dot(llvm::sys::getHostCPUName());
 }
 
-bool mlir::amp::runtime::hostHasAVX512() {
-  return llvm::sys::getHostCPUFeatures().lookup("avx512f");
-}
-
 bool mlir::amp::runtime::hostHasBF16Dot() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   return features.lookup("avx512bf16") && features.lookup("avx512vl");

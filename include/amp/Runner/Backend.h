@@ -77,10 +77,6 @@ bool hostHasBF16Dot();
 /// (amp::hasFastBF16Dot of its chip): amp-run's default for cpuBF16Dot.
 bool hostBF16DotPays();
 
-/// Whether this machine's CPU has AVX-512 (32 vector registers, which
-/// contraction tiles of two vectors a row fill), as LLVM detects it.
-bool hostHasAVX512();
-
 struct BackendDescription {
   Backend backend;
   llvm::StringRef name;

@@ -38,6 +38,12 @@ LogicalResult mlir::amp::verifyLowerToLLVMOptions(
 
 void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
+  // The register tile from the CPU's vector registers, where it is named.
+  std::optional<CPURegisterTile> tile;
+  if (!options.cpu.empty())
+    if (std::optional<CPUVectorRegisters> registers =
+            getCPUVectorRegisters(options.cpu, options.triple))
+      tile = chooseCPURegisterTile(*registers);
   // A bf16 convolution's f32 sums handed on as they are where the program
   // only widens its bf16 result (excess precision, as below).
   if (options.excessPrecision)
@@ -66,10 +72,8 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   if (options.widenReusedInputs) {
     amp::WidenReusedInputsOptions widen;
     widen.keepBF16Products = options.bf16Dot;
-    if (!options.cpu.empty())
-      if (std::optional<CPUVectorRegisters> registers =
-              getCPUVectorRegisters(options.cpu, options.triple))
-        widen.tileRows = chooseCPURegisterTile(*registers).rows;
+    if (tile)
+      widen.tileRows = tile->rows;
     func.addPass(amp::createWidenReusedInputs(widen));
     func.addPass(amp::createFuseElementwise());
     func.addPass(createCSEPass());
@@ -95,16 +99,12 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   amp::VectorizeContractionsOptions kernels;
   kernels.bf16Dot = options.bf16Dot;
   kernels.cols = options.tileCols;
-  // The register tile from the CPU's vector registers, where it is named.
-  if (!options.cpu.empty())
-    if (std::optional<CPUVectorRegisters> registers =
-            getCPUVectorRegisters(options.cpu, options.triple)) {
-      CPURegisterTile tile = chooseCPURegisterTile(*registers);
-      kernels.lanes = tile.lanes;
-      kernels.rows = tile.rows;
-      if (!options.tileCols.getNumOccurrences())
-        kernels.cols = tile.cols;
-    }
+  if (tile) {
+    kernels.lanes = tile->lanes;
+    kernels.rows = tile->rows;
+    if (!options.tileCols.getNumOccurrences())
+      kernels.cols = tile->cols;
+  }
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeContractions(kernels));
   // Kernels move data in vectors, so that f16/bf16 buffers halve the bytes
   // moved; ops the vectorizer cannot take become scalar loops.
