@@ -172,6 +172,9 @@ try:
         _flags = _cpuinfo.read().split()
     if "avx512_bf16" in _flags and "avx512vl" in _flags:
         config.available_features.add("avx512bf16")
+    # AVX2 and FMA: code compiled for haswell runs here (amp-run --cpu).
+    if "avx2" in _flags and "fma" in _flags:
+        config.available_features.add("avx2")
 except OSError:
     pass
 

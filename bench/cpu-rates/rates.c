@@ -49,7 +49,31 @@ static double now(void) {
     return now() - start;                                                      \
   }
 
+// The same with AVX2's 16 ymm registers (ymm0..11 written, ymm14/15 read).
+#define TWELVE_YMM(op)                                                         \
+  op " %%ymm15,%%ymm14,%%ymm0\n" op " %%ymm15,%%ymm14,%%ymm1\n" op             \
+     " %%ymm15,%%ymm14,%%ymm2\n" op " %%ymm15,%%ymm14,%%ymm3\n" op             \
+     " %%ymm15,%%ymm14,%%ymm4\n" op " %%ymm15,%%ymm14,%%ymm5\n" op             \
+     " %%ymm15,%%ymm14,%%ymm6\n" op " %%ymm15,%%ymm14,%%ymm7\n" op             \
+     " %%ymm15,%%ymm14,%%ymm8\n" op " %%ymm15,%%ymm14,%%ymm9\n" op             \
+     " %%ymm15,%%ymm14,%%ymm10\n" op " %%ymm15,%%ymm14,%%ymm11\n"
+#define LOOP_YMM(name, body)                                                   \
+  static double name(long n) {                                                 \
+    double start = now();                                                      \
+    __asm__ volatile("vpxor %%ymm14,%%ymm14,%%ymm14\n"                         \
+                     "vpxor %%ymm15,%%ymm15,%%ymm15\n"                         \
+                     "1:\n" body body "dec %0\n"                               \
+                     "jnz 1b\n"                                                \
+                     : "+r"(n)                                                 \
+                     :                                                         \
+                     : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", \
+                       "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14",      \
+                       "xmm15", "cc");                                         \
+    return now() - start;                                                      \
+  }
+
 LOOP(fma_f32, TWELVE("vfmadd231ps", "%%zmm31"))
+LOOP_YMM(fma_f32_ymm, TWELVE_YMM("vfmadd231ps"))
 LOOP(dot_bf16, TWELVE("vdpbf16ps", "%%zmm31"))
 LOOP(fma_f16, TWELVE("vfmadd231ph", "%%zmm31"))
 LOOP(widen_bf16, TWELVE1("vpmovzxwd", "%%ymm31", "zmm")
@@ -62,9 +86,10 @@ static const struct {
   double (*loop)(long);
   int perIteration;
 } loops[] = {
-    {"fma_f32", fma_f32, 24},       {"dot_bf16", dot_bf16, 24},
-    {"fma_f16", fma_f16, 24},       {"widen_bf16", widen_bf16, 24},
-    {"round_bf16", round_bf16, 24}, {"widen_f16", widen_f16, 24},
+    {"fma_f32", fma_f32, 24},       {"fma_f32_ymm", fma_f32_ymm, 24},
+    {"dot_bf16", dot_bf16, 24},     {"fma_f16", fma_f16, 24},
+    {"widen_bf16", widen_bf16, 24}, {"round_bf16", round_bf16, 24},
+    {"widen_f16", widen_f16, 24},
 };
 
 int main(int argc, char **argv) {

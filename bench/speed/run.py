@@ -18,7 +18,19 @@ a shared machine comes in bursts of seconds, which one process of R calls
 can sit in entirely. ONNX Runtime is optional:
 without it (scripts/setup-reference.sh installs it) its column is empty.
 
-    /usr/bin/python3 bench/speed/run.py [--models digits|all|NAME,...]
+`--models large` (and `all`) adds a large convolutional model:
+bench/models/unet/gen.py's U^2-Net-shaped segmentation network (31.4M
+parameters, 138 GFLOP per call on a 512x512 image, random weights, one
+input image), timed with fewer calls (`--large-repeat`).
+
+On a host with AVX-512, the f32 program is also timed as the code amp
+builds for an AVX2 chip (`amp-run --cpu=haswell`, `--avx2-cpu`): AVX2
+instructions, 16 vector registers of 8 lanes, the register tiles chosen
+for them, run on this chip. It shows what amp's AVX2 kernels do next to
+ONNX Runtime's here; a real AVX2 chip's times come from running the
+benchmark there, where the f32 column is AVX2 code.
+
+    /usr/bin/python3 bench/speed/run.py [--models digits|all|large|NAME,...]
         [--threads 1,2] [--repeat 5] [--rounds 3] [--markdown docs/Performance.md]
         [--plot docs/speed.png] [--keep DIR]
 
@@ -92,18 +104,30 @@ def main():
     ap.add_argument("--bf16-chip", default="znver4",
                     help="on another host, also time bf16 converted for this "
                          "x86 chip (empty: skip)")
+    ap.add_argument("--avx2-cpu", default="haswell",
+                    help="on a host with AVX-512, also time f32 compiled for this "
+                         "AVX2 chip (amp-run --cpu; empty: skip)")
+    ap.add_argument("--large-repeat", type=int, default=2,
+                    help="calls per round of the large model")
     ap.add_argument("--keep", metavar="DIR",
                     help="write the programs and inputs to DIR and keep them")
     args = ap.parse_args()
     if args.bf16_chip and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.bf16_chip):
         ap.error("--bf16-chip: '%s' is not an LLVM CPU name (letters, digits, "
                  "'_', '.', '-')" % args.bf16_chip)
-    models = accuracy.all_models()
+    if args.avx2_cpu and not re.fullmatch(r"[A-Za-z0-9_.-]+", args.avx2_cpu):
+        ap.error("--avx2-cpu: '%s' is not an LLVM CPU name" % args.avx2_cpu)
+    models = accuracy.all_models() + [UNet()]
     if args.models == "digits":
         models = [m for m in models if m.name.startswith("digits-")]
+    elif args.models == "large":
+        models = [m for m in models if isinstance(m, UNet)]
     elif args.models != "all":
         wanted = args.models.split(",")
         models = [m for m in models if m.name in wanted]
+        unknown = set(wanted) - {m.name for m in models}
+        if unknown:
+            ap.error("--models: no model %s" % ", ".join(sorted(unknown)))
     threads = [int(t) for t in args.threads.split(",")]
     amp_opt = os.path.join(ROOT, "build", "bin", "amp-opt")
     amp_run = os.path.join(ROOT, "build", "bin", "amp-run")
@@ -114,6 +138,8 @@ def main():
     import amp.onnx
     # bf16 as converted for --bf16-chip, where the host is another chip.
     chip_column = args.bf16_chip and host_chip() != args.bf16_chip
+    # f32 as AVX2 code, where the host has wider vectors.
+    avx2_column = bool(args.avx2_cpu) and host_has("avx512f")
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="amp-speed-") as scratch:
@@ -139,6 +165,9 @@ def main():
                        "builtin.module(mixed-precision{precision=bf16})",
                        "-o", programs["bf16-chip"]],
                       input=for_chip(open(f32).read(), args.bf16_chip))
+            if avx2_column:
+                programs["f32-avx2"] = f32
+            repeat = args.large_repeat if isinstance(model, UNet) else args.repeat
             (x,) = model.inputs()
             x = np.ascontiguousarray(x, dtype=np.float32)
             npy = os.path.join(work, model.name + ".npy")
@@ -154,21 +183,23 @@ def main():
                         times["ort"] = min_ms(check(
                             ["node", os.path.join(HERE, "time_ort.js"), onnx_path,
                              raw, "float32", ",".join(map(str, x.shape)), str(t),
-                             str(calls.get("ort", args.repeat))],
+                             str(calls.get("ort", repeat))],
                             env=dict(os.environ, NODE_PATH=ORT_DIR)))
                     for precision, path in programs.items():
                         times[precision] = min_ms(check(
                             [amp_run, path, "--entry=main", "--input=" + npy,
                              "--cast-inputs", "--threads=%d" % t,
-                             "--repeat=%d" % calls.get(precision, args.repeat),
+                             "--repeat=%d" % calls.get(precision, repeat),
                              "--output=" + os.devnull]
                             + (["--bf16-dot"] if precision == "bf16-chip" and
-                               host_has_bf16_dot() else [])))
+                               host_has_bf16_dot() else [])
+                            + (["--cpu=" + args.avx2_cpu] if precision == "f32-avx2"
+                               else [])))
                     # Later rounds call each program for --min-seconds at
                     # least: a process of a few calls of a fast program
                     # can sit in one of this VM's slow spells entirely.
                     for key, ms in times.items():
-                        calls[key] = max(args.repeat, min(
+                        calls[key] = max(repeat, min(
                             args.max_repeat, int(args.min_seconds * 1000 / ms)))
                     for key, ms in times.items():
                         row[key] = min(row.get(key, ms), ms)
@@ -178,7 +209,9 @@ def main():
                                           row["f32"], row["f16"], row["bf16"],
                                           "  bf16 for %s %.2f ms" % (args.bf16_chip,
                                                                     row["bf16-chip"])
-                                          if chip_column else ""), flush=True)
+                                          if chip_column else "")
+                      + ("  f32 as %s code %.2f ms" % (args.avx2_cpu, row["f32-avx2"])
+                         if avx2_column else ""), flush=True)
                 rows.append(row)
 
     if args.markdown:
@@ -191,24 +224,58 @@ def main():
                     "target=" + args.target if args.target else "no target",
                     "1.x CPU provider (onnxruntime-node), graph optimisations on"
                     if have_ort else "not installed (column empty)"))
+        if avx2_column:
+            table += ("The AVX2 columns time the f32 program compiled for %s "
+                      "(`amp-run --cpu=%s`: AVX2, 16 vector registers of 8 lanes) on "
+                      "this chip, not on an AVX2 chip.\n\n" % (args.avx2_cpu, args.avx2_cpu))
         chip = (" | bf16 for %s / f32" % args.bf16_chip) if chip_column else ""
+        avx2 = (" | amp f32 as AVX2 code (ms) | AVX2 code / ORT") if avx2_column else ""
         table += ("| model | batch | threads | ONNX Runtime (ms) | amp f32 (ms) | amp f16 (ms) "
-                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32%s "
+                  "| amp bf16 (ms) | amp f32 / ORT | f16 / f32 | bf16 / f32%s%s "
                   "| f32 speed-up over 1 thread |\n"
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s\n"
-                  % (chip, "---:|" if chip_column else ""))
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s%s\n"
+                  % (chip, avx2, "---:|" if chip_column else "",
+                     "---:|---:|" if avx2_column else ""))
         for r in rows:
             ort = r.get("ort")
             one = one_thread(rows, r)
-            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f |%s %s |\n" % (
+            table += "| %s | %d | %d | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f |%s%s %s |\n" % (
                 r["model"], r["batch"], r["threads"], "%.2f" % ort if ort else "–",
-                r["f32"], r["f16"], r["bf16"], "%.1fx" % (r["f32"] / ort) if ort else "–",
+                r["f32"], r["f16"], r["bf16"], "%.2fx" % (r["f32"] / ort) if ort else "–",
                 r["f16"] / r["f32"], r["bf16"] / r["f32"],
                 " %.2f |" % (r["bf16-chip"] / r["f32"]) if chip_column else "",
+                " %.2f | %s |" % (r["f32-avx2"], "%.2fx" % (r["f32-avx2"] / ort) if ort
+                                  else "–") if avx2_column else "",
                 "%.2fx" % (one["f32"] / r["f32"]) if one and r["threads"] != 1 else "–")
         _runtime.write_block(args.markdown, BEGIN, END, table)
     if args.plot:
         plot(rows, args.plot, have_ort)
+
+
+def host_has(flag):
+    """Whether /proc/cpuinfo lists `flag` for this CPU."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return flag in f.read().split()
+    except OSError:
+        return False
+
+
+class UNet:
+    """bench/models/unet/gen.py's network on a 512x512 image (random, seeded)."""
+
+    name = "unet"
+    size = 512
+    shapes = {"x": [1, 3, size, size]}
+
+    def onnx(self):
+        sys.path.insert(0, os.path.join(ROOT, "bench", "models", "unet"))
+        import gen
+        return gen.path(self.size)
+
+    def inputs(self):
+        rng = np.random.default_rng(0)
+        return [rng.random((1, 3, self.size, self.size), dtype=np.float32)]
 
 
 def host_has_bf16_dot():

@@ -42,6 +42,7 @@ Executable::compile(ModuleOp module, llvm::StringRef entry,
                     const ExecutableOptions &options) {
   ObjectCompileOptions compileOptions;
   compileOptions.optLevel = options.optLevel;
+  compileOptions.cpu = options.cpu;
   compileOptions.threads = options.compileThreads;
   compileOptions.entry = entry.str();
   compileOptions.times = options.compileTimes;

@@ -15,6 +15,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -69,6 +70,49 @@ std::string
 mlir::amp::runtime::describeCompileTarget(const ObjectCompileOptions &options) {
   CompileTarget target = resolveTarget(options);
   return target.triple + " " + target.cpu + " " + target.features;
+}
+
+/// LLVM's description of the CPU `cpu` of this machine's triple, or null.
+static std::unique_ptr<llvm::MCSubtargetInfo>
+getSubtarget(llvm::StringRef cpu) {
+  llvm::InitializeNativeTarget();
+  std::string error;
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return nullptr;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      backend->createMCSubtargetInfo(triple, cpu, ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return nullptr;
+  return subtarget;
+}
+
+bool mlir::amp::runtime::cpuHasFeature(llvm::StringRef cpu,
+                                       llvm::StringRef feature) {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget = getSubtarget(cpu);
+  return subtarget && subtarget->checkFeatures(("+" + feature).str());
+}
+
+llvm::Error mlir::amp::runtime::checkRunsOnHost(llvm::StringRef cpu) {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget = getSubtarget(cpu);
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  if (!subtarget)
+    return fail("LLVM knows no CPU '" + cpu + "' for " + triple.str() +
+                " (names as llc -mcpu takes them)");
+  llvm::SmallVector<std::string> missing;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    if (!feature.second &&
+        subtarget->checkFeatures("+" + feature.first().str()))
+      missing.push_back(feature.first().str());
+  if (!missing.empty()) {
+    llvm::sort(missing);
+    return fail("code for CPU '" + cpu + "' does not run on this one (" +
+                llvm::sys::getHostCPUName() + "), which lacks " +
+                llvm::join(missing, ", "));
+  }
+  return llvm::Error::success();
 }
 
 static llvm::CodeGenOptLevel getCodeGenLevel(unsigned optLevel) {

@@ -35,6 +35,7 @@
 #include "amp/Runner/Lowering.h"
 #include "amp/Runner/NonfiniteReport.h"
 #include "amp/Runner/Npy.h"
+#include "amp/Runner/ObjectCompiler.h"
 #include "amp/Runner/Probes.h"
 #include "amp/Runner/RandomInputs.h"
 #include "amp/Runner/RuntimeLibrary.h"
@@ -139,6 +140,13 @@ static cl::opt<bool> bf16Dot(
              "multiply-adds outrun it; by default amp-run uses it only where "
              "it is faster (Zen 4)"),
     cl::init(false), cl::cat(category));
+static cl::opt<std::string> cpuName(
+    "cpu",
+    cl::desc("CPU backend: compile for this LLVM CPU (as llc -mcpu names it: "
+             "haswell, znver3, skylake-avx512) instead of this machine's: "
+             "its vector width, registers and kernels. The code must run "
+             "here: a CPU with instructions this machine lacks is an error"),
+    cl::value_desc("name"), cl::init(""), cl::cat(category));
 static cl::opt<bool> noBF16Dot(
     "no-bf16-dot",
     cl::desc("CPU backend: do not use the AVX512-BF16 dot product for bf16 "
@@ -455,13 +463,27 @@ compile(ModuleOp module, const EntrySignature &signature,
                                      " (Debian: libomp-22-dev)");
     cpuThreads = 1;
   }
+  // The CPU the code is for: this one, or --cpu's (if it runs here).
+  std::string cpu = llvm::sys::getHostCPUName().str();
   bool useBF16Dot = bf16Dot || (!noBF16Dot && hostBF16DotPays());
+  if (!cpuName.empty() && backend.backend == Backend::CPU) {
+    if (llvm::Error err = checkRunsOnHost(cpuName))
+      return llvm::createStringError("--cpu: " +
+                                     llvm::toString(std::move(err)));
+    cpu = cpuName;
+    bool hasDot = cpuHasFeature(cpu, "avx512bf16");
+    if (bf16Dot && !hasDot)
+      return llvm::createStringError(
+          "--bf16-dot: CPU '" + cpu +
+          "' has no AVX512-BF16 dot product (--cpu)");
+    useBF16Dot = bf16Dot || (!noBF16Dot && hasDot && amp::hasFastBF16Dot(cpu));
+  }
   std::string pipeline = getPipeline(
-      backend, BackendOptions{chip.getValue(), gpuFormat.getValue(), cpuThreads,
-                              useBF16Dot, llvm::sys::getHostCPUName().str(),
-                              !noExcessPrecision, !noWidenReusedInputs,
-                              !noKernelStrategies, effectiveSubgroupSize,
-                              !noTensorCores, vulkanEmulateTensorCores, tf32});
+      backend,
+      BackendOptions{chip.getValue(), gpuFormat.getValue(), cpuThreads,
+                     useBF16Dot, cpu, !noExcessPrecision, !noWidenReusedInputs,
+                     !noKernelStrategies, effectiveSubgroupSize, !noTensorCores,
+                     vulkanEmulateTensorCores, tf32});
   if (!pipelineOptions.empty()) {
     // The backend's options and the user's, checked together.
     auto [name, options] = llvm::StringRef(pipeline).split('{');
@@ -474,6 +496,8 @@ compile(ModuleOp module, const EntrySignature &signature,
   }
   ExecutableOptions options;
   options.optLevel = optLevel;
+  if (backend.backend == Backend::CPU && !cpuName.empty())
+    options.cpu = cpu;
   options.compileThreads = compileThreads;
   options.compileTimes = &phaseTimes().compile;
   if (runtime) {
@@ -512,10 +536,13 @@ compile(ModuleOp module, const EntrySignature &signature,
     llvm::errs() << "amp-run: warning: " << message << "\n";
   };
   if (cache) {
+    ObjectCompileOptions compileTarget;
+    compileTarget.cpu = options.cpu;
     HashingStream hash;
     hash << "amp-run\n"
          << getBuildIdentity() << "\n"
-         << describeCompileTarget({}) << "\nO" << options.optLevel << "\n"
+         << describeCompileTarget(compileTarget) << "\nO" << options.optLevel
+         << "\n"
          << pipeline << "\n@" << signature.name << "\n"
          << (backend.needsDeviceGlobals && runtime && runtime->mapGlobal
                  ? "globals through the runtime\n"

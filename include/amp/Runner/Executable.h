@@ -33,6 +33,8 @@ struct ExecutableOptions {
   llvm::SmallVector<std::string> sharedLibraries;
   /// LLVM optimization level (0-3).
   unsigned optLevel = 3;
+  /// The LLVM CPU the code is compiled for; empty: this machine's.
+  std::string cpu;
   /// Threads that compile the module's partitions (0: one per core).
   unsigned compileThreads = 0;
   /// When set, receives where compiling spent its time.

@@ -79,6 +79,15 @@ compileToObjects(ModuleOp module, const ObjectCompileOptions &options);
 /// resolves them ("cpu +feature,-feature,..."): part of the cache's key.
 std::string describeCompileTarget(const ObjectCompileOptions &options);
 
+/// Fails, saying why, unless code compiled for the LLVM CPU `cpu` (as llc
+/// -mcpu names it) runs on this machine: LLVM knows the CPU, and every
+/// feature the host lacks is off for it (code for haswell runs on a Zen 4,
+/// code for znver4 not on a Zen 3).
+llvm::Error checkRunsOnHost(llvm::StringRef cpu);
+
+/// Whether LLVM enables `feature` ("avx512bf16") for the LLVM CPU `cpu`.
+bool cpuHasFeature(llvm::StringRef cpu, llvm::StringRef feature);
+
 } // namespace runtime
 } // namespace amp
 } // namespace mlir

@@ -50,6 +50,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
     pm.nest<func::FuncOp>().addPass(amp::createWideConvolutionResults());
   buildAmpFuseKernelsPipeline(pm);
   OpPassManager &func = pm.nest<func::FuncOp>();
+  // A pool whose neighbours compute in NCHW without the transposes to and
+  // from NHWC around it.
+  func.addPass(amp::createPoolsInNeighbourLayout());
   // Without unit dimensions (a depthwise convolution's channel multiplier
   // of 1, the 1x1 window of a pointwise one), an op's innermost dimension
   // is one the kernels can vectorize, and the layout changes around

@@ -316,3 +316,54 @@ func.func @copy_into_interior(%a: memref<8x16xf32>, %padded: memref<10x18xf32>, 
   memref.copy %a, %b : memref<8x16xf32> to memref<8x16xf32>
   return
 }
+
+// -----
+
+// A transpose (NCHW to NHWC, as around convolutions) reads its input across
+// rows: the vector dimension (c, the output's innermost) strides through the
+// input. It is tiled along the input's own innermost dimension (w) too, in
+// tiles of 8 lanes by 4 rows: each tile reads 8 rows of 4 elements, a plane
+// apart, turns them in registers and writes 4 rows of 8 channels. The loop
+// along w is innermost, so that each tile reads on where the last one
+// stopped in the same 8 rows.
+// CHECK-LABEL: func.func @nchw_to_nhwc
+// CHECK:         scf.for %[[H:.+]] = %c0 to %c32 step %c1
+// CHECK-NEXT:      scf.for %[[C:.+]] = %c0 to %c64 step %c8
+// CHECK-NEXT:        scf.for %[[W:.+]] = %c0 to %c32 step %c4
+// CHECK-NEXT:          %[[ROWS:.+]] = vector.transfer_read %{{.+}}[%c0, %[[C]], %[[H]], %[[W]]], %{{.+}} {in_bounds = [true, true], permutation_map = #{{.+}}} : memref<1x64x32x32xf32>, vector<8x4xf32>
+// CHECK-NEXT:          %[[T:.+]] = vector.transpose %[[ROWS]], [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+// CHECK-NEXT:          vector.transfer_write %[[T]], %{{.+}}[%c0, %[[H]], %[[W]], %[[C]]] {in_bounds = [true, true]} : vector<4x8xf32>, memref<1x32x32x64xf32>
+func.func @nchw_to_nhwc(%in: memref<1x64x32x32xf32>, %out: memref<1x32x32x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, c, h, w)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<1x64x32x32xf32>) outs(%out : memref<1x32x32x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// The way back, with a cast (as where an f16 program returns f32): the
+// vector dimension is w, the output's innermost, and the input's innermost
+// (c) is tiled too: 8 pixels' rows of 4 channels are read, turned, widened
+// and written as 4 planes' rows of 8 pixels; the loop along c is innermost.
+// CHECK-LABEL: func.func @nhwc_to_nchw
+// CHECK:         scf.for %[[H:.+]] = %c0 to %c32 step %c1
+// CHECK-NEXT:      scf.for %[[W:.+]] = %c0 to %c32 step %c8
+// CHECK-NEXT:        scf.for %[[C:.+]] = %c0 to %c64 step %c4
+// CHECK:               vector.transfer_read %{{.+}}[%c0, %[[H]], %[[W]], %[[C]]], %{{.+}} {in_bounds = [true, true]} : memref<1x32x32x64xf16>, vector<8x4xf16>
+// CHECK:               vector.transpose %{{.+}}, [1, 0] : vector<8x4xf16> to vector<4x8xf16>
+// CHECK:               arith.extf %{{.+}} : vector<4x8xf16> to vector<4x8xf32>
+// CHECK:               vector.transfer_write %{{.+}}, %{{.+}}[%c0, %[[C]], %[[H]], %[[W]]] {in_bounds = [true, true], permutation_map = #{{.+}}} : vector<4x8xf32>, memref<1x64x32x32xf32>
+func.func @nhwc_to_nchw(%in: memref<1x32x32x64xf16>, %out: memref<1x64x32x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, h, w, c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<1x32x32x64xf16>) outs(%out : memref<1x64x32x32xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %e = arith.extf %x : f16 to f32
+    linalg.yield %e : f32
+  }
+  return
+}

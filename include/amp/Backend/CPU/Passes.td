@@ -354,6 +354,20 @@ def VectorizeForCPU : Pass<"amp-vectorize-for-cpu"> {
     of `i1` is packed bits), and ops that compute `math.fpowi` (LLVM's
     `powi` takes a scalar exponent).
 
+    Where an operand that the vector dimension indexes has another parallel
+    dimension as its innermost index (the input of a transpose between
+    NCHW and NHWC, or its output), that dimension is tiled too: tiles of at
+    most 8 lanes along the vector dimension by 4 (at least 4, a power of
+    two dividing its range) along the other, vectorized into 2-d vectors.
+    The operand is read (or written) in rows along its own innermost index
+    and turned in registers by a `vector.transpose`, instead of one element
+    at a time; the loop along the other dimension is innermost and the one
+    along the vector dimension next, so that each tile reads on in the rows
+    the last one read. (Wider tiles read more rows at once, which with the
+    power-of-two distance between an image's planes fall into the same
+    cache sets: on Zen 4, a 64-channel 512x512 transpose took 12-14 ms in
+    8x4 tiles, 22-30 ms in 16x16 ones, 46 ms one element at a time.)
+
     Reductions along their inputs' innermost index (the row sums and sums
     of squares of a layer norm, a softmax's maximum and sum), which LLVM
     would leave as one scalar chain per output element (it does not

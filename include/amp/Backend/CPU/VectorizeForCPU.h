@@ -27,6 +27,15 @@ namespace amp {
 std::optional<std::pair<unsigned, int64_t>>
 chooseVectorDimension(linalg::LinalgOp op, int64_t vectorSize);
 
+/// The parallel loop dimension of `op`, other than `vectorDim`, that is the
+/// innermost index of the largest operand that `vectorDim` indexes with a
+/// stride (a transpose's input or output), with its tile (the largest
+/// power of two in [4, vectorSize] dividing its range); nullopt when there
+/// is none.
+std::optional<std::pair<unsigned, int64_t>>
+chooseTransposedDimension(linalg::LinalgOp op, unsigned vectorDim,
+                          int64_t vectorSize);
+
 /// Tiles `op` (on buffers) to tiles of 1 element in every loop dimension but
 /// the vector dimension, and vectorizes the tile. Fails, leaving `op` as it
 /// is, when `op` is not on buffers, accesses i1 buffers, has no vector

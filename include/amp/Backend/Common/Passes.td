@@ -128,6 +128,39 @@ def PropagateLayouts : Pass<"amp-propagate-layouts"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PoolsInNeighbourLayout : Pass<"amp-pools-in-neighbour-layout"> {
+  let summary = "Compute pools that sit between a transpose and its inverse "
+                "in the layout around them";
+  let description = [{
+    amp's ONNX importer gives a pool of an NCHW model the transposes to and
+    from NHWC that TOSA's pools take. Between convolutions (which amp runs
+    in NHWC) those transposes cancel; a pool whose neighbours compute in
+    NCHW (a lone pool, one at a model's input or output) keeps both, and
+    moves every element through two transposes for one window reduction.
+
+    A window reduction is a `linalg.generic` on tensors with reduction
+    loops and one output, one input read in its body and any others (the
+    window's shape) not read, whose body combines with `arith.maximumf`,
+    `minimumf`, `maxnumf`, `minnumf` or `addf` only (max, min and sum
+    pools; a convolution multiplies). Where its input is a transpose (a
+    generic that yields its input read through a permutation) used only by
+    it, its output is a fill (a `linalg.fill`, or a generic that yields a
+    value from above), and its only user is a transpose, the pool reads
+    the first transpose's input (the permutation composed with its map)
+    and writes a fill of the second transpose's result type through the
+    inverse of the second's permutation composed with its output map; the
+    second transpose's result is replaced, and the transposes are left
+    dead. Its loops are then interchanged into the order of the output's
+    dimensions, window loops innermost.
+
+    On Zen 4, a 2x2 max pool of a 64x512x512 NCHW image took 26-34 ms with
+    the transposes and 9 ms without. Runs in amp's CPU pipeline before unit
+    dimensions are folded away.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PadInPlace : Pass<"amp-pad-in-place"> {
   let summary = "Fill only a padded tensor's border and compute its interior "
                 "in place";
