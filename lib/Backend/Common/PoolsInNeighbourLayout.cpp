@@ -56,8 +56,7 @@ static Value getFillValue(Value init) {
       generic.getNumDpsInits() != 1)
     return {};
   Block &body = generic.getRegion().front();
-  Value value =
-      cast<linalg::YieldOp>(body.getTerminator()).getValues().front();
+  Value value = cast<linalg::YieldOp>(body.getTerminator()).getValues().front();
   if (body.getOperations().size() != 1 ||
       value.getParentRegion() == &generic.getRegion())
     return {};
@@ -148,22 +147,21 @@ struct PoolInNeighbourLayout : OpRewritePattern<linalg::GenericOp> {
     maps[pooled->getOperandNumber()] =
         beforeMap->compose(maps[pooled->getOperandNumber()]);
     OpOperand *init = pool.getDpsInitOperand(0);
-    maps[init->getOperandNumber()] = inversePermutation(*afterMap).compose(
-        maps[init->getOperandNumber()]);
+    maps[init->getOperandNumber()] =
+        inversePermutation(*afterMap).compose(maps[init->getOperandNumber()]);
     SmallVector<Value> inputs = pool.getDpsInputs();
     inputs[pooled->getOperandNumber()] = input;
 
     auto resultType = RankedTensorType::get(
         cast<RankedTensorType>(after.getResult(0).getType()).getShape(),
         cast<RankedTensorType>(result.getType()).getElementType());
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                resultType.getElementType());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          resultType.getElementType());
     Value filled =
         linalg::FillOp::create(rewriter, loc, fillValue, empty).getResult(0);
-    auto moved = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{filled}, maps,
-        pool.getIteratorTypesArray());
+    auto moved = linalg::GenericOp::create(rewriter, loc, TypeRange{resultType},
+                                           inputs, ValueRange{filled}, maps,
+                                           pool.getIteratorTypesArray());
     rewriter.inlineRegionBefore(pool.getRegion(), moved.getRegion(),
                                 moved.getRegion().begin());
     // The user reads the pool's result in its own layout (a copy then
@@ -171,8 +169,8 @@ struct PoolInNeighbourLayout : OpRewritePattern<linalg::GenericOp> {
     rewriter.modifyOpInPlace(after, [&] {
       after.getDpsInputOperand(0)->set(moved.getResult(0));
       SmallVector<AffineMap> afterMaps = after.getIndexingMapsArray();
-      afterMaps[0] = AffineMap::getMultiDimIdentityMap(after.getNumLoops(),
-                                                       getContext());
+      afterMaps[0] =
+          AffineMap::getMultiDimIdentityMap(after.getNumLoops(), getContext());
       after.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(afterMaps));
     });
     rewriter.eraseOp(pool);
@@ -181,8 +179,7 @@ struct PoolInNeighbourLayout : OpRewritePattern<linalg::GenericOp> {
     // each row of the output is computed along its own elements.
     SmallVector<unsigned> order;
     for (AffineExpr index :
-         moved.getMatchingIndexingMap(moved.getDpsInitOperand(0))
-             .getResults())
+         moved.getMatchingIndexingMap(moved.getDpsInitOperand(0)).getResults())
       order.push_back(cast<AffineDimExpr>(index).getPosition());
     for (unsigned dim = 0, e = moved.getNumLoops(); dim < e; ++dim)
       if (!llvm::is_contained(order, dim))
