@@ -150,36 +150,80 @@ public:
     if (tile.rowDim)
       outer.push_back(*tile.rowDim);
     reductionDims = reductions;
+    // Tiles of `tile.cols` full vectors a row, then one of the full vectors
+    // that remain, then one shorter vector for what remains (dot products:
+    // one of 8 lanes and one of 4 at most). `around` emits the loops over
+    // the other parallel dimensions around each.
+    auto emitVectorTiles =
+        [&](function_ref<void(function_ref<void()>)> around) {
+          int64_t range = ranges[tile.vectorDim];
+          int64_t step = tile.lanes * tile.cols;
+          int64_t full = range - range % step;
+          if (full > 0) {
+            emitLoop(tile.vectorDim, 0, full, step, [&] {
+              around([&] {
+                cols = tile.cols;
+                emitTile(tile.lanes);
+              });
+            });
+          }
+          if (int64_t vectors = (range - full) / tile.lanes) {
+            dims[tile.vectorDim] = constant(full);
+            around([&] {
+              cols = vectors;
+              emitTile(tile.lanes);
+            });
+            full += vectors * tile.lanes;
+          }
+          for (int64_t at = full; at < range;) {
+            int64_t width = range - at;
+            if (tile.pairDim)
+              width = width >= 8 ? 8 : 4;
+            dims[tile.vectorDim] = constant(at);
+            around([&] {
+              cols = 1;
+              emitTile(width);
+            });
+            at += width;
+          }
+        };
+    // Inputs that every tile along the other parallel dimensions reads
+    // whole (a convolution's filter, a matmul's B) and that do not fit in
+    // a core's cache are read a vector tile's slice at a time: the loop
+    // along the vector dimension goes outside the others, so that each
+    // slice is read from the cache by every tile of rows instead of the
+    // whole input from memory by each.
+    if (getReusedInputBytes(outer) > kCachedReusedInputBytes)
+      return emitVectorTiles(
+          [&](function_ref<void()> body) { emitLoops(outer, body); });
     emitLoops(outer, [&] {
-      // Tiles of `tile.cols` full vectors a row, then one of the full
-      // vectors that remain, then one shorter vector for what remains (dot
-      // products: one of 8 lanes and one of 4 at most).
-      int64_t range = ranges[tile.vectorDim];
-      int64_t step = tile.lanes * tile.cols;
-      int64_t full = range - range % step;
-      if (full > 0) {
-        cols = tile.cols;
-        emitLoop(tile.vectorDim, 0, full, step, [&] { emitTile(tile.lanes); });
-      }
-      if (int64_t vectors = (range - full) / tile.lanes) {
-        cols = vectors;
-        dims[tile.vectorDim] = constant(full);
-        emitTile(tile.lanes);
-        full += vectors * tile.lanes;
-      }
-      cols = 1;
-      for (int64_t at = full; at < range;) {
-        int64_t width = range - at;
-        if (tile.pairDim)
-          width = width >= 8 ? 8 : 4;
-        dims[tile.vectorDim] = constant(at);
-        emitTile(width);
-        at += width;
-      }
+      emitVectorTiles([](function_ref<void()> body) { body(); });
     });
   }
 
 private:
+  /// Above this many bytes, the inputs every tile reads whole are read one
+  /// vector tile's slice at a time (about half of a Zen 3/4 core's L2).
+  static constexpr int64_t kCachedReusedInputBytes = 512 * 1024;
+
+  /// The bytes of the inputs that the parallel loops `outer` do not index
+  /// (read whole by the tiles of every iteration of theirs).
+  int64_t getReusedInputBytes(ArrayRef<unsigned> outer) {
+    int64_t bytes = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!type || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat() ||
+          llvm::any_of(outer,
+                       [&](unsigned dim) { return map.isFunctionOfDim(dim); }))
+        continue;
+      bytes += type.getNumElements() *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+    return bytes;
+  }
+
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }

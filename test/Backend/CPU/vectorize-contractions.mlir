@@ -49,6 +49,30 @@ func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x40xf32>, %c: memref<8x40xf
 
 // -----
 
+// A B of 1 MiB (256x1024 f32), more than half a core's L2: every tile of
+// rows would read all of it from memory. The loop over the vector tiles
+// (j) goes outside the one over the rows (i), so that the rows' tiles read
+// the same 16 columns of B one after the other (from the cache).
+// CHECK-LABEL: func.func @matmul_large_b
+// CHECK:      scf.for %[[J:.+]] = %c0 to %c1024 step %c16 {
+// CHECK-NEXT:   scf.for %[[I:.+]] = %c0 to %c64 step %c4 {
+// CHECK:          scf.for %[[K:.+]] = %c0 to %c256 step %c1
+// CHECK:            vector.transfer_read %arg1[%[[K]], %[[J]]]{{.*}} : memref<256x1024xf32>, vector<16xf32>
+// A B of 64 KiB keeps the rows outside.
+// CHECK-LABEL: func.func @matmul_small_b
+// CHECK:      scf.for %[[I:.+]] = %c0 to %c64 step %c4 {
+// CHECK-NEXT:   scf.for %[[J:.+]] = %c0 to %c64 step %c16 {
+func.func @matmul_large_b(%a: memref<64x256xf32>, %b: memref<256x1024xf32>, %c: memref<64x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}
+func.func @matmul_small_b(%a: memref<64x256xf32>, %b: memref<256x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
 // 11 rows, at most 4 a tile: the fewest tiles (3), of 4 rows but the last,
 // which takes the 3 that remain. (No divisor of 11 would make tiles of
 // more than one row.)

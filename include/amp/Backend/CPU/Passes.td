@@ -174,6 +174,15 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     `vector.fma`. The reductions run in the op's order, so each output
     element sums its terms in the same order as the op's loops would.
 
+    The tiles run in the op's order of parallel loops, the vector tiles
+    innermost, unless the inputs that no parallel loop but the vector
+    dimension indexes (a convolution's filter, a matmul's B: every tile of
+    rows reads them whole) take more than 512 KiB, about half a Zen 3/4
+    core's L2: then the loop over the vector tiles goes outermost, so that
+    each tile of rows reads the same slice of them, from the cache, instead
+    of all of them from memory (a 3x3 convolution from 1536 to 512 channels
+    on 32x32, 28 MiB of filter: 0.6 s before, 0.19 s after on Zen 4).
+
     The row dimension is chosen so that the rows share the vector reads (for
     a matmul `C[i, j] += A[i, k] * B[k, j]` with `j` as the vector
     dimension, the rows are `i`: one vector of `B` per step, one scalar of
