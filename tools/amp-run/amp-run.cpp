@@ -347,11 +347,16 @@ struct ProgramFile {
     if (!file)
       return llvm::createStringError("cannot open '" + path +
                                      "': " + file.getError().message());
+    // The text is parsed from a source manager of its own, released once
+    // the module is built (a model's weights are most of it: 250 MB of
+    // hex for 31M parameters). Diagnostics after that read the file again
+    // through the handler's manager, to print the line they point at.
+    llvm::SourceMgr parsed;
     llvm::StringRef text = (*file)->getBuffer();
-    sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    parsed.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
     if (failed(amp::checkTextNesting(text, path, &context)))
       return llvm::createStringError("cannot parse '" + path + "'");
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    module = parseSourceFile<ModuleOp>(parsed, &context);
     if (!module)
       return llvm::createStringError("cannot parse '" + path + "'");
     return llvm::Error::success();
