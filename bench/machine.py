@@ -20,6 +20,18 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
+def cpu_flags():
+    """The CPU's feature flags (/proc/cpuinfo: avx2, avx512f, avx512_bf16, ...)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
 def llvm_chip():
     """The host CPU as LLVM names it (znver3, emeraldrapids, ...)."""
     try:

@@ -40,6 +40,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "onnx"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "runtime"))
 from run import machine, write_block  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))
+from machine import cpu_flags  # noqa: E402
 
 BEGIN = "<!-- cpu-ops-benchmark:begin -->"
 END = "<!-- cpu-ops-benchmark:end -->"
@@ -115,17 +117,6 @@ def check(cmd, **kw):
     if r.returncode != 0:
         raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd[:3]), r.stdout, r.stderr))
     return r.stdout + r.stderr
-
-
-def cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
 
 
 def fma_peak(flags, scratch):

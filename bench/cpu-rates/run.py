@@ -27,6 +27,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runtime"))
 from run import machine, write_block  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))
+from machine import cpu_flags  # noqa: E402
 
 BEGIN = "<!-- cpu-rates-benchmark:begin -->"
 END = "<!-- cpu-rates-benchmark:end -->"
@@ -41,17 +43,6 @@ ROWS = [
     ("round_bf16", "16 f32 to bf16 (`vcvtneps2bf16`)", 0, "avx512_bf16"),
     ("widen_f16", "16 f16 to f32 (`vcvtph2ps`)", 0, "avx512f"),
 ]
-
-
-def cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
 
 
 def main():

@@ -63,6 +63,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "runtime"))
 _spec.loader.exec_module(_runtime)
 machine = _runtime.machine
 host_chip = _runtime.host_chip
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from machine import cpu_flags as machine_flags  # noqa: E402
 
 TIME = re.compile(r"time: min ([0-9.]+) ms")
 ORT_DIR = os.path.join(ROOT, "tools", "onnx", "ort", "node_modules")
@@ -254,11 +256,7 @@ def main():
 
 def host_has(flag):
     """Whether /proc/cpuinfo lists `flag` for this CPU."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            return flag in f.read().split()
-    except OSError:
-        return False
+    return flag in machine_flags()
 
 
 class UNet:

@@ -102,7 +102,9 @@ bool amp::hasPlainBody(linalg::LinalgOp op) {
 /// (a linalg.fill, or the generic it generalizes to), if there is one.
 Value amp::getFilledValue(Operation *op) {
   auto fill = dyn_cast_or_null<linalg::LinalgOp>(op);
-  if (!fill || !fill.hasPureBufferSemantics() || fill.getNumDpsInits() != 1)
+  if (!fill ||
+      !(fill.hasPureBufferSemantics() || fill.hasPureTensorSemantics()) ||
+      fill.getNumDpsInits() != 1)
     return {};
   Type element = getElementTypeOrSelf(fill.getDpsInits()[0].getType());
   if (auto named = dyn_cast<linalg::FillOp>(fill.getOperation())) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Backend/Common/PoolsInNeighbourLayout.h"
+#include "amp/Backend/Common/GPUContractionStrategy.h"
 #include "amp/Backend/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,23 +45,6 @@ static std::optional<AffineMap> getPermutedInputMap(linalg::GenericOp op,
                yield.getValues().front() != body.getArgument(0)))
     return std::nullopt;
   return in;
-}
-
-/// The value a fill of `init` writes, when `init` is the result of one: a
-/// linalg.fill, or a generic without inputs that yields a value from above.
-static Value getFillValue(Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return fill.value();
-  auto generic = init.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 0 ||
-      generic.getNumDpsInits() != 1)
-    return {};
-  Block &body = generic.getRegion().front();
-  Value value = cast<linalg::YieldOp>(body.getTerminator()).getValues().front();
-  if (body.getOperations().size() != 1 ||
-      value.getParentRegion() == &generic.getRegion())
-    return {};
-  return value;
 }
 
 /// Whether `op` is a window reduction: a generic on tensors with reduction
@@ -121,7 +105,8 @@ struct PoolInNeighbourLayout : OpRewritePattern<linalg::GenericOp> {
     if (!afterMap || *afterMap != inversePermutation(*beforeMap))
       return rewriter.notifyMatchFailure(
           pool, "user does not read it through the inverse transpose");
-    Value fillValue = getFillValue(pool.getDpsInitOperand(0)->get());
+    Value fillValue =
+        amp::getFilledValue(pool.getDpsInitOperand(0)->get().getDefiningOp());
     if (!fillValue)
       return rewriter.notifyMatchFailure(pool, "output is not filled");
 

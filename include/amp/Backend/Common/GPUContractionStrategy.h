@@ -57,8 +57,9 @@ struct GPUContractionConfig {
 bool isGPUKernelBuffer(Type type);
 
 /// The value `op` writes to every element of its one output, if it is a
-/// fill on buffers: a linalg.fill, or the generic it generalizes to (no
-/// inputs, parallel loops, yielding a value from outside its body).
+/// fill (on buffers or on tensors): a linalg.fill, or the generic it
+/// generalizes to (no inputs, parallel loops, yielding a value from outside
+/// its body).
 Value getFilledValue(Operation *op);
 
 /// Whether `op`'s body computes its one result from its block arguments
