@@ -21,7 +21,6 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -216,10 +215,9 @@ LogicalResult amp::vectorizeForCPU(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-namespace {
-/// The permutation that orders a 2-d transfer's two memref dimensions as
-/// the memref does, when its map lists them the other way round (a
-/// transposed tile).
+/// Whether `transfer` moves a 2-d vector whose map lists its two memref
+/// dimensions in the opposite order to the memref's (a transposed tile),
+/// without a mask.
 static bool isTransposedTransfer(VectorTransferOpInterface transfer) {
   AffineMap map = transfer.getPermutationMap();
   if (map.getNumResults() != 2 || transfer.getMask())
@@ -235,6 +233,7 @@ static AffineMap swapResults(AffineMap map) {
                         {map.getResult(1), map.getResult(0)}, map.getContext());
 }
 
+namespace {
 /// A transposed 2-d read becomes a read of whole rows of the memref and a
 /// vector.transpose in registers.
 struct TransposedReadToRows : OpRewritePattern<vector::TransferReadOp> {
