@@ -280,12 +280,7 @@ def host_has_bf16_dot():
     """Whether the host has the AVX512-BF16 dot product: amp-run uses it
     by default on chips where it pays only, and the 'bf16 for chip' column
     times the code as that chip would run it (amp-run --bf16-dot)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = f.read().split()
-    except OSError:
-        return False
-    return "avx512_bf16" in flags and "avx512vl" in flags
+    return host_has("avx512_bf16") and host_has("avx512vl")
 
 
 def for_chip(text, chip):
