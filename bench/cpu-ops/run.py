@@ -65,6 +65,8 @@ CASES = {
     "conv3x3-s2": conv(64, 128, 256, stride=2) + ("Conv 3x3 stride 2, 64->128, 256x256",),
     "conv3x3-16": conv(16, 16, 512) + ("Conv 3x3, 16->16, 512x512",),
     "conv1x1": conv(64, 128, 256, k=1) + ("Conv 1x1, 64->128, 256x256",),
+    "conv3x3-deep": conv(1536, 512, 32) + ("Conv 3x3, 1536->512, 32x32 (28 MB of filter)",),
+    "conv3x3-deep-d4": conv(1024, 1024, 16, dilation=4) + ("Conv 3x3 dilation 4, 1024->1024, 16x16",),
     "grouped": conv(64, 64, 256, group=4) + ("Conv 3x3, 64->64 in 4 groups, 256x256",),
     "depthwise": conv(64, 64, 256, group=64) + ("depthwise Conv 3x3, 64 channels, 256x256",),
     "maxpool": ("MaxPool", [1, 64, 512, 512], dict(kernel_shape=[2, 2], strides=[2, 2]),

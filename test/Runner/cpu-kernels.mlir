@@ -64,6 +64,17 @@
 // ROWS-COUNT-7:   arith.maxnumf {{.+}} : vector<8xf32>
 // ROWS-NOT:     vector.reduction
 //
+// A convolution from 1024 channels to 32 whose filter (1.2 MB, every tile
+// of rows reads it whole) amp-vectorize-contractions reads 128 input
+// channels at a time: each tile sums a block's 1152 products into the
+// output and reads its sums back for the next block; the bias and ReLU
+// after it apply to the last block's sums only. Its 9216 products of
+// magnitude <= 1 sum within 9216 u of numpy's: atol 6e-4.
+// RUN: amp-run %s --entry=conv_blocked --seed=8 --save-inputs=%t/blocked --output=%t/blocked.npy
+// RUN: %{check} conv_blocked %t/blocked %t/blocked-ref.npy
+// RUN: amp-run %s --entry=conv_blocked --input-dir=%t/blocked --threads=1 --compare=%t/blocked-ref.npy --rtol=0 --atol=6e-4 | FileCheck %s
+// RUN: amp-run %s --entry=conv_blocked --input-dir=%t/blocked --threads=2 --compare=%t/blocked-ref.npy --rtol=0 --atol=6e-4 | FileCheck %s
+//
 // The same with two threads (each thread runs the kernels on its slice).
 // RUN: amp-run %s --entry=conv --threads=2 --input=%t/conv/arg0.npy,%t/conv/arg1.npy --compare=%t/conv-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
 //
@@ -83,6 +94,13 @@
 // IR-LABEL: func.func @depthwise(
 // IR-NOT: linalg.generic {{.*}}reduction
 // IR: vector.fma {{.*}} : vector<16xf32>
+// IR-LABEL: func.func @conv_blocked(
+// IR:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c128 {
+// IR:           scf.if
+// IR:           vector.fma {{.*}} : vector<16xf32>
+// IR:           scf.if
+// IR:             arith.maximumf {{.*}} : vector<16xf32>
+// IR:           } else {
 // IR-LABEL: func.func @matmul(
 // IR-NOT: linalg.generic {{.*}}reduction
 // IR: vector.fma {{.*}} : vector<16xf32>
@@ -122,6 +140,23 @@ func.func @depthwise(%x: tensor<1x8x8x24xf32>, %w: tensor<3x3x24xf32>) -> tensor
   %r = linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
     ins(%x, %w : tensor<1x8x8x24xf32>, tensor<3x3x24xf32>) outs(%c : tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
   return %r : tensor<1x4x4x24xf32>
+}
+
+// 8x8x1024 by a 3x3x1024x32 filter, then max(x + bias, 0).
+func.func @conv_blocked(%x: tensor<1x8x8x1024xf32>, %w: tensor<3x3x1024x32xf32>, %bias: tensor<32xf32>) -> tensor<1x6x6x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x32xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x8x8x1024xf32>, tensor<3x3x1024x32xf32>) outs(%c : tensor<1x6x6x32xf32>) -> tensor<1x6x6x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, f) -> (n, h, w, f)>, affine_map<(n, h, w, f) -> (f)>, affine_map<(n, h, w, f) -> (n, h, w, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%r, %bias : tensor<1x6x6x32xf32>, tensor<32xf32>) outs(%e : tensor<1x6x6x32xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x6x32xf32>
+  return %y : tensor<1x6x6x32xf32>
 }
 
 // 13 rows (prime: a tile of one row), 19 columns (16 + 3).

@@ -193,9 +193,26 @@ public:
     // along the vector dimension goes outside the others, so that each
     // slice is read from the cache by every tile of rows instead of the
     // whole input from memory by each.
-    if (getReusedInputBytes(outer) > kCachedReusedInputBytes)
-      return emitVectorTiles(
-          [&](function_ref<void()> body) { emitLoops(outer, body); });
+    if (getReusedInputBytes(outer) > kCachedReusedInputBytes) {
+      // A slice that still does not fit is read a block of one reduction
+      // dimension at a time, the loop over the blocks outermost: each
+      // tile sums a block's terms into the output, which it reads back
+      // for the next block.
+      chooseReductionBlock(outer);
+      auto vectorTiles = [&] {
+        emitVectorTiles(
+            [&](function_ref<void()> body) { emitLoops(outer, body); });
+      };
+      if (!blockDim)
+        return vectorTiles();
+      auto loop =
+          scf::ForOp::create(b, loc, constant(0), constant(ranges[*blockDim]),
+                             constant(blockSize));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      blockStart = loop.getInductionVar();
+      return vectorTiles();
+    }
     emitLoops(outer, [&] {
       emitVectorTiles([](function_ref<void()> body) { body(); });
     });
@@ -206,10 +223,19 @@ private:
   /// vector tile's slice at a time (about half of a Zen 3/4 core's L2).
   static constexpr int64_t kCachedReusedInputBytes = 512 * 1024;
 
-  /// The bytes of the inputs that the parallel loops `outer` do not index
-  /// (read whole by the tiles of every iteration of theirs).
-  int64_t getReusedInputBytes(ArrayRef<unsigned> outer) {
-    int64_t bytes = 0;
+  /// Above this many bytes, the slice of the reused inputs that a vector
+  /// tile reads is read a block of a reduction dimension at a time (a
+  /// quarter of a Zen 4 core's L2, half of a Zen 3 core's).
+  static constexpr int64_t kSliceBytes = 256 * 1024;
+
+  /// Up to this many bytes, the other inputs that the blocks divide stay in
+  /// the cache between vector tiles (a share of the L3).
+  static constexpr int64_t kCachedBlockedInputBytes = 8 * 1024 * 1024;
+
+  /// The inputs that the parallel loops `outer` do not index (read whole
+  /// by the tiles of every iteration of theirs).
+  SmallVector<OpOperand *> getReusedInputs(ArrayRef<unsigned> outer) {
+    SmallVector<OpOperand *> reused;
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto type = dyn_cast<MemRefType>(input->get().getType());
       AffineMap map = op.getMatchingIndexingMap(input);
@@ -218,10 +244,87 @@ private:
           llvm::any_of(outer,
                        [&](unsigned dim) { return map.isFunctionOfDim(dim); }))
         continue;
-      bytes += type.getNumElements() *
-               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      reused.push_back(input);
     }
+    return reused;
+  }
+
+  static int64_t getBytes(OpOperand *input) {
+    auto type = cast<MemRefType>(input->get().getType());
+    return type.getNumElements() *
+           llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+
+  /// The bytes of the inputs that the parallel loops `outer` do not index.
+  int64_t getReusedInputBytes(ArrayRef<unsigned> outer) {
+    int64_t bytes = 0;
+    for (OpOperand *input : getReusedInputs(outer))
+      bytes += getBytes(input);
     return bytes;
+  }
+
+  /// Sets `blockDim` and `blockSize` where the slice of the reused inputs
+  /// that one vector tile reads exceeds kSliceBytes: the innermost
+  /// reduction dimension that each of them indexes, in the fewest blocks
+  /// whose slices fit.
+  void chooseReductionBlock(ArrayRef<unsigned> outer) {
+    SmallVector<OpOperand *> reused = getReusedInputs(outer);
+    int64_t slice = 0;
+    for (OpOperand *input : reused) {
+      int64_t bytes = getBytes(input);
+      if (op.getMatchingIndexingMap(input).isFunctionOfDim(tile.vectorDim))
+        bytes = bytes *
+                std::min(ranges[tile.vectorDim], tile.lanes * tile.cols) /
+                ranges[tile.vectorDim];
+      slice += bytes;
+    }
+    if (slice <= kSliceBytes)
+      return;
+    for (unsigned dim : llvm::reverse(reductionDims)) {
+      if (clip && dim == clip->reductionDim)
+        continue;
+      if (!llvm::all_of(reused, [&](OpOperand *input) {
+            return op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
+          }))
+        continue;
+      // The other inputs are read a block at a time too, by every vector
+      // tile: from the cache when they fit in it, else from memory, a part
+      // of each row of theirs at a time, which costs more than the blocks
+      // save.
+      int64_t others = 0;
+      for (OpOperand *input : op.getDpsInputOperands())
+        if (!llvm::is_contained(reused, input) &&
+            op.getMatchingIndexingMap(input).isFunctionOfDim(dim))
+          if (auto type = dyn_cast<MemRefType>(input->get().getType());
+              type && type.hasStaticShape() &&
+              type.getElementType().isIntOrFloat())
+            others += getBytes(input);
+      if (others > kCachedBlockedInputBytes)
+        return;
+      // Blocks of a multiple of 8 elements that divide the range, so that
+      // every block's loop has the same constant trip count.
+      for (int64_t blocks = llvm::divideCeil(slice, kSliceBytes);
+           ranges[dim] / blocks >= 8; ++blocks) {
+        if (ranges[dim] % blocks || (ranges[dim] / blocks) % 8)
+          continue;
+        blockDim = dim;
+        blockSize = ranges[dim] / blocks;
+        return;
+      }
+      return;
+    }
+  }
+
+  /// Whether the tile reads the first block of the blocked dimension.
+  Value isFirstBlock() {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockStart,
+                                 constant(0));
+  }
+
+  /// Whether the tile reads the last block of the blocked dimension.
+  Value isLastBlock() {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockStart,
+                                 constant(ranges[*blockDim] - blockSize));
   }
 
   Value constant(int64_t value) {
@@ -306,31 +409,73 @@ private:
     OpOperand *init = op.getDpsInitOperand(0);
     AffineMap outMap = op.getMatchingIndexingMap(init);
     // Accumulators row by row, each row's vectors in order.
+    auto readAccumulators = [&](bool fromInit) {
+      SmallVector<Value> accumulators;
+      for (int64_t row = 0; row < rows; ++row)
+        for (int64_t col = 0; col < cols; ++col)
+          accumulators.push_back(
+              fromInit
+                  ? vector::BroadcastOp::create(
+                        b, loc, VectorType::get({width}, initValue.getType()),
+                        initValue)
+                  : readVector(init->get(), indices(outMap, row, col, width),
+                               width));
+      return accumulators;
+    };
     SmallVector<Value> accumulators;
-    for (int64_t row = 0; row < rows; ++row)
-      for (int64_t col = 0; col < cols; ++col)
-        accumulators.push_back(
-            initValue
-                ? vector::BroadcastOp::create(
-                      b, loc, VectorType::get({width}, initValue.getType()),
-                      initValue)
-                : readVector(init->get(), indices(outMap, row, col, width),
-                             width));
+    if (blockDim && initValue) {
+      // The first block starts at the filled value, the others at the sums
+      // of the blocks before.
+      accumulators = emitIfElse(
+          isFirstBlock(), [&] { return readAccumulators(true); },
+          [&] { return readAccumulators(false); });
+    } else {
+      accumulators = readAccumulators(initValue != nullptr);
+    }
     SmallVector<Value> results =
         emitReductions(reductionDims, accumulators, width);
-    Value output = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
-    for (int64_t row = 0; row < rows; ++row)
-      for (int64_t col = 0; col < cols; ++col) {
-        Value result = results[row * cols + col];
-        SmallVector<Value> at = indices(outMap, row, col, width);
-        if (storesResult && output != init->get())
-          vector::TransferWriteOp::create(b, loc, result, init->get(), at,
-                                          ArrayRef<bool>{true});
-        if (epilogue)
-          vector::TransferWriteOp::create(b, loc,
-                                          applyEpilogue(result, at, width),
-                                          output, at, ArrayRef<bool>{true});
-      }
+    auto storeResults = [&](bool last) {
+      Value output =
+          last && epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
+      for (int64_t row = 0; row < rows; ++row)
+        for (int64_t col = 0; col < cols; ++col) {
+          Value result = results[row * cols + col];
+          SmallVector<Value> at = indices(outMap, row, col, width);
+          if ((storesResult || !last) && output != init->get())
+            vector::TransferWriteOp::create(b, loc, result, init->get(), at,
+                                            ArrayRef<bool>{true});
+          if (output)
+            vector::TransferWriteOp::create(b, loc,
+                                            applyEpilogue(result, at, width),
+                                            output, at, ArrayRef<bool>{true});
+        }
+      return SmallVector<Value>();
+    };
+    if (!blockDim || (!epilogue && storesResult)) {
+      storeResults(/*last=*/true);
+      return;
+    }
+    // Before the last block, the sums go to the op's output, and the
+    // epilogue applies to the whole sums only.
+    emitIfElse(
+        isLastBlock(), [&] { return storeResults(true); },
+        [&] { return storeResults(false); });
+  }
+
+  /// An scf.if on `condition` whose branches yield what `thenValues` and
+  /// `elseValues` emit; its results.
+  SmallVector<Value> emitIfElse(Value condition,
+                                function_ref<SmallVector<Value>()> thenValues,
+                                function_ref<SmallVector<Value>()> elseValues) {
+    auto emitBranch = [&](function_ref<SmallVector<Value>()> values) {
+      return [&, values](OpBuilder &nested, Location nestedLoc) {
+        SmallVector<Value> yielded = values();
+        scf::YieldOp::create(nested, nestedLoc, yielded);
+      };
+    };
+    auto ifOp = scf::IfOp::create(b, loc, condition, emitBranch(thenValues),
+                                  emitBranch(elseValues));
+    return SmallVector<Value>(ifOp.getResults());
   }
 
   /// The epilogue's body on `result`, the output's vector at `at` (the
@@ -380,7 +525,11 @@ private:
       return emitReductions(loopDims.drop_front(), accumulators, width);
     }
     Value lower = constant(0), upper = constant(steps);
-    if (clip && dim == clip->reductionDim) {
+    if (blockDim && dim == *blockDim) {
+      // The steps of the current block, a constant count (pairs: half of
+      // its elements).
+      upper = constant(dim == tile.pairDim ? blockSize / 2 : blockSize);
+    } else if (clip && dim == clip->reductionDim) {
       // Window rows `k` with `firstRow <= offset + stride * outer + k <
       // endRow`.
       MLIRContext *context = b.getContext();
@@ -417,6 +566,11 @@ private:
       dims[dim] = loop.getInductionVar();
       if (dim == tile.pairDim)
         dims[dim] = twice(dims[dim]);
+      if (blockDim && dim == *blockDim)
+        dims[dim] = affine::AffineApplyOp::create(
+            b, loc,
+            AffineMap::get(2, 0, b.getAffineDimExpr(0) + b.getAffineDimExpr(1)),
+            ValueRange{blockStart, dims[dim]});
       SmallVector<Value> next = emitReductions(loopDims.drop_front(),
                                                loop.getRegionIterArgs(), width);
       scf::YieldOp::create(b, loc, next);
@@ -545,6 +699,11 @@ private:
   std::optional<amp::ZeroRowClip> clip;
   /// The index each loop dimension is at where code is emitted.
   SmallVector<Value> dims;
+  /// The reduction dimension read a block at a time (chooseReductionBlock),
+  /// if any, the block's elements, and where the current block starts.
+  std::optional<unsigned> blockDim;
+  int64_t blockSize = 0;
+  Value blockStart;
   /// With a pair dimension: the input in the pair layout, and its buffer
   /// with the last two dimensions collapsed.
   unsigned pairInput = 0;

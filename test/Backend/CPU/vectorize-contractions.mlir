@@ -73,6 +73,61 @@ func.func @matmul_small_b(%a: memref<64x256xf32>, %b: memref<256x64xf32>, %c: me
 
 // -----
 
+// A B of 2 MiB whose 16 columns a vector tile reads take 512 KiB, more
+// than a quarter of a core's L2: the vector tiles read it 4096 rows of k at
+// a time, the loop over those blocks outermost. Each tile adds a block's
+// products to the sums in C and stores them; the next block reads them
+// back.
+// CHECK-LABEL: func.func @matmul_blocked_k
+// CHECK:      scf.for %[[KB:.+]] = %c0 to %c8192 step %c4096 {
+// CHECK-NEXT:   scf.for %[[J:.+]] = %c0 to %c64 step %c16 {
+// CHECK-NEXT:     scf.for %[[I:.+]] = %c0 to %c8 step %c4 {
+// CHECK-NEXT:       vector.transfer_read %arg2[%[[I]], %[[J]]]
+// CHECK:            scf.for %[[K:.+]] = %c0 to %c4096 step %c1
+// CHECK:              affine.apply #{{.+}}(%[[KB]], %[[K]])
+// CHECK:              vector.transfer_read %arg1[%{{.+}}, %[[J]]]
+// CHECK:            vector.transfer_write {{.+}}, %arg2[%[[I]], %[[J]]]
+func.func @matmul_blocked_k(%a: memref<8x8192xf32>, %b: memref<8192x64xf32>, %c: memref<8x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x8192xf32>, memref<8192x64xf32>) outs(%c : memref<8x64xf32>)
+  return
+}
+
+// -----
+
+// Blocked with a fill and an epilogue: the first block starts at the
+// filled value, the others at the sums stored in the op's output; only the
+// last block's sums go through the epilogue, to its buffer.
+// CHECK-LABEL: func.func @matmul_blocked_epilogue
+// CHECK:        %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK:        %[[T:.+]] = memref.alloc() : memref<8x32xf32>
+// CHECK:        scf.for %[[KB:.+]] = %c0 to %c8192 step %c4096 {
+// CHECK:          %[[FIRST:.+]] = arith.cmpi eq, %[[KB]], %c0
+// CHECK-NEXT:     %[[INIT:.+]]:4 = scf.if %[[FIRST]]
+// CHECK-NEXT:       scf.yield %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]]
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:       vector.transfer_read %[[T]]
+// CHECK:          %[[SUMS:.+]]:4 = scf.for {{.+}} iter_args(%{{.+}} = %[[INIT]]#0,
+// CHECK:          %[[LAST:.+]] = arith.cmpi eq, %[[KB]], %c4096
+// CHECK-NEXT:     scf.if %[[LAST]] {
+// CHECK-NEXT:       arith.maximumf %[[SUMS]]#0, %[[ZERO]]
+// CHECK-NEXT:       vector.transfer_write {{.+}}, %arg2
+// CHECK:          } else {
+// CHECK-NEXT:       vector.transfer_write %[[SUMS]]#0, %[[T]]
+func.func @matmul_blocked_epilogue(%a: memref<8x8192xf32>, %b: memref<8192x32xf32>, %out: memref<8x32xf32>) {
+  %z = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%z : f32) outs(%t : memref<8x32xf32>)
+  linalg.matmul ins(%a, %b : memref<8x8192xf32>, memref<8192x32xf32>) outs(%t : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<8x32xf32>) outs(%out : memref<8x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // 11 rows, at most 4 a tile: the fewest tiles (3), of 4 rows but the last,
 // which takes the 3 that remain. (No divisor of 11 would make tiles of
 // more than one row.)

@@ -35,6 +35,8 @@ def main():
         ref = arg(0) @ arg(1)
     elif name == "matmul_epilogue":
         ref = np.maximum(arg(0) @ arg(1) + arg(2), 0) * 0.5
+    elif name == "conv_blocked":
+        ref = np.maximum(np.einsum("nhwcij,ijcf->nhwf", windows(arg(0), 3, 1, 1), arg(1)) + arg(2), 0)
     elif name == "row_reductions":
         x = arg(0)
         ref = (x * x).sum(axis=1) - x[:, :8].max(axis=1)

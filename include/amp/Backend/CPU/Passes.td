@@ -172,7 +172,8 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     amp-widen-reused-inputs first, which widens once the operands that an
     op reads many times). A product that only an addition uses becomes a
     `vector.fma`. The reductions run in the op's order, so each output
-    element sums its terms in the same order as the op's loops would.
+    element sums its terms in the same order as the op's loops would
+    (with blocks, below: block by block, each in the op's order).
 
     The tiles run in the op's order of parallel loops, the vector tiles
     innermost, unless the inputs that no parallel loop but the vector
@@ -182,6 +183,22 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
     each tile of rows reads the same slice of them, from the cache, instead
     of all of them from memory (a 3x3 convolution from 1536 to 512 channels
     on 32x32, 28 MiB of filter: 0.6 s before, 0.19 s after on Zen 4).
+
+    Where the slice one vector tile reads still takes more than 256 KiB (a
+    quarter of a Zen 4 core's L2: that convolution's is 1.8 MB), it is
+    read a block of one reduction dimension at a time: the innermost one
+    that those inputs all index (the input channels), in the fewest blocks
+    of a multiple of 8 that divide its range and whose slices fit, the loop
+    over the blocks outermost. Each tile then starts at the sums the blocks
+    before stored in the op's output (the first at the fill, if any), adds
+    its block's products and stores them; an epilogue applies to the last
+    block's sums. The other inputs that the blocks divide (the image) are
+    read a block at a time too, by every vector tile: this is done only
+    where they take at most 8 MiB and stay in the cache between vector
+    tiles, since reading part of each row of an image that streams from
+    memory cost more than the blocks saved (Zen 4, one thread: the
+    1536-to-512 convolution 0.23 s before, 0.15 s after; from 384 to 128
+    channels on 128x128, 26 MB of image, 0.15 s unblocked, 0.17 s blocked).
 
     The row dimension is chosen so that the rows share the vector reads (for
     a matmul `C[i, j] += A[i, k] * B[k, j]` with `j` as the vector
