@@ -83,6 +83,7 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   }
   // Padded convolution inputs: the border filled, the interior written by
   // the op that computes it.
+  func.addPass(amp::createConcatInPlace());
   func.addPass(amp::createPadInPlace());
   buildAmpBufferizePipeline(pm);
   // (The slices written in place leave copies of a view onto itself.)

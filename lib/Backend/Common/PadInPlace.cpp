@@ -24,13 +24,9 @@ namespace amp {
 
 using namespace mlir;
 
-/// The destination of the result `value` of an elementwise linalg op, when
-/// `value` has no other use and the op writes every element of it without
-/// reading its destination: that destination may be replaced by any tensor
-/// of its type.
-static OpOperand *getReplaceableInit(Value value) {
+OpOperand *amp::getOverwrittenInit(Value value) {
   auto result = dyn_cast<OpResult>(value);
-  if (!result || !result.hasOneUse())
+  if (!result)
     return nullptr;
   auto op = dyn_cast<linalg::LinalgOp>(result.getOwner());
   if (!op || !op.hasPureTensorSemantics() ||
@@ -41,6 +37,37 @@ static OpOperand *getReplaceableInit(Value value) {
       !op.getMatchingIndexingMap(init).isPermutation())
     return nullptr;
   return init;
+}
+
+Value amp::fillBorder(OpBuilder &b, Location loc, Value padded,
+                      ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                      Value value) {
+  auto type = cast<RankedTensorType>(padded.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  auto fillSlab = [&](int64_t dim, int64_t offset, int64_t size) {
+    SmallVector<int64_t> offsets(rank, 0);
+    SmallVector<int64_t> sizes(shape);
+    offsets[dim] = offset;
+    sizes[dim] = size;
+    SmallVector<OpFoldResult> offsetValues =
+        getAsIndexOpFoldResult(b.getContext(), offsets);
+    SmallVector<OpFoldResult> sizeValues =
+        getAsIndexOpFoldResult(b.getContext(), sizes);
+    Value slab = tensor::ExtractSliceOp::create(b, loc, padded, offsetValues,
+                                                sizeValues, strides);
+    Value filled = linalg::FillOp::create(b, loc, value, slab).getResult(0);
+    padded = tensor::InsertSliceOp::create(b, loc, filled, padded, offsetValues,
+                                           sizeValues, strides);
+  };
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (low[dim] > 0)
+      fillSlab(dim, 0, low[dim]);
+    if (high[dim] > 0)
+      fillSlab(dim, shape[dim] - high[dim], high[dim]);
+  }
+  return padded;
 }
 
 namespace {
@@ -62,13 +89,19 @@ struct PadInPlacePattern : OpRewritePattern<tensor::PadOp> {
     ArrayRef<int64_t> shape = type.getShape();
     int64_t rank = type.getRank();
 
-    // Everything the interior's writer needs is created before it.
-    OpOperand *init = getReplaceableInit(pad.getSource());
+    // Everything the interior's writer needs is created before it: the
+    // source's elementwise producer, when nothing else reads the source.
+    OpOperand *init = pad.getSource().hasOneUse()
+                          ? amp::getOverwrittenInit(pad.getSource())
+                          : nullptr;
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(init ? init->getOwner() : pad.getOperation());
     Value value = arith::ConstantOp::create(rewriter, loc, padAttr);
-    Value padded = tensor::EmptyOp::create(
-        rewriter, loc, shape, type.getElementType(), type.getEncoding());
+    Value padded = amp::fillBorder(
+        rewriter, loc,
+        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType(),
+                                type.getEncoding()),
+        low, high, value);
     MLIRContext *context = rewriter.getContext();
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     auto extract = [&](Value from, ArrayRef<int64_t> offsets,
@@ -83,22 +116,6 @@ struct PadInPlacePattern : OpRewritePattern<tensor::PadOp> {
           rewriter, loc, from, into, getAsIndexOpFoldResult(context, offsets),
           getAsIndexOpFoldResult(context, sizes), strides);
     };
-    auto fillSlab = [&](int64_t dim, int64_t offset, int64_t size) {
-      SmallVector<int64_t> offsets(rank, 0);
-      SmallVector<int64_t> sizes(shape);
-      offsets[dim] = offset;
-      sizes[dim] = size;
-      Value slab = extract(padded, offsets, sizes);
-      Value filled =
-          linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
-      padded = insert(filled, padded, offsets, sizes);
-    };
-    for (int64_t dim = 0; dim < rank; ++dim) {
-      if (low[dim] > 0)
-        fillSlab(dim, 0, low[dim]);
-      if (high[dim] > 0)
-        fillSlab(dim, shape[dim] - high[dim], high[dim]);
-    }
     if (init) {
       Value interior = extract(padded, low, sourceType.getShape());
       rewriter.modifyOpInPlace(init->getOwner(), [&] { init->set(interior); });

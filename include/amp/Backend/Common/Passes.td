@@ -187,6 +187,41 @@ def PadInPlace : Pass<"amp-pad-in-place"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConcatInPlace : Pass<"amp-concat-in-place"> {
+  let summary = "Compute the pieces of a concatenation, and of its padding, "
+                "in place";
+  let description = [{
+    A concatenation on tensors (ONNX `Concat`, `tensor.concat` once
+    decomposed) is a chain of `tensor.insert_slice`s into a `tensor.empty`.
+    Empty-tensor elimination lets the producer of a piece write into the
+    concatenation's buffer only when that buffer exists before it: a
+    U-Net's skip connection, computed long before the decoder's
+    upsampling that it is concatenated with, was copied. And a
+    concatenation that a convolution pads was copied once more, into the
+    padded buffer (amp-pad-in-place takes only a pad of an op's result).
+
+    A concatenation here is a chain of insertions with static offsets,
+    sizes and unit strides of disjoint slices into a `tensor.empty` of
+    static shape, each link of the chain used only by the next. It is
+    rebuilt with its destination created before the first of its pieces
+    is computed and each piece inserted right after the op that computes
+    it. When that op is a linalg op whose loops are all parallel and that
+    does not read the destination of the piece, it gets the piece's slice
+    of the chain as its destination: after bufferization it writes into the
+    concatenation's buffer, and its other users read it there.
+
+    A `tensor.pad` with a constant value of a concatenation (directly or
+    through a `tensor.collapse_shape` that only drops unit dimensions)
+    becomes the concatenation into the padded tensor: its border slabs
+    filled as amp-pad-in-place fills them, the pieces inserted at their
+    offsets plus the low padding. Runs right before amp-pad-in-place in
+    amp's CPU pipeline.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ApproximateMath : Pass<"amp-approximate-math"> {
   let summary = "Evaluate math functions with polynomial approximations";
   let description = [{
