@@ -64,6 +64,20 @@
 // ROWS-COUNT-7:   arith.maxnumf {{.+}} : vector<8xf32>
 // ROWS-NOT:     vector.reduction
 //
+// A convolution of one image padded by 4 and dilated by 4: its padded
+// buffer's top and bottom rows are zero fills, and each output row steps
+// over the window rows that meet the image only (at the edges, one of
+// three), reading the buffer through a collapse of its unit dimension.
+// RUN: amp-run %s --entry=conv_dilated --seed=9 --save-inputs=%t/dilated --output=%t/dilated.npy
+// RUN: %{check} conv_dilated %t/dilated %t/dilated-ref.npy
+// RUN: amp-run %s --entry=conv_dilated --input-dir=%t/dilated --compare=%t/dilated-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-run %s --entry=conv_dilated --input-dir=%t/dilated --threads=2 --compare=%t/dilated-ref.npy --rtol=0 --atol=2e-5 | FileCheck %s
+// RUN: amp-opt %s -p 'builtin.module(amp-fuse-kernels,func.func(linalg-fold-unit-extent-dims,amp-pad-in-place),one-shot-bufferize{bufferize-function-boundaries},func.func(cse,canonicalize,amp-vectorize-contractions))' --mlir-print-local-scope | FileCheck %s --check-prefix=DILATED
+// DILATED-LABEL: func.func @conv_dilated(
+// DILATED:         affine.max {{.+}} ceildiv 4
+// DILATED-NEXT:    affine.min {{.+}} ceildiv 4
+// DILATED:         vector.fma
+//
 // A convolution from 1024 channels to 32 whose filter (1.2 MB, every tile
 // of rows reads it whole) amp-vectorize-contractions reads 128 input
 // channels at a time: each tile sums a block's 1152 products into the
@@ -140,6 +154,21 @@ func.func @depthwise(%x: tensor<1x8x8x24xf32>, %w: tensor<3x3x24xf32>) -> tensor
   %r = linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<1> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
     ins(%x, %w : tensor<1x8x8x24xf32>, tensor<3x3x24xf32>) outs(%c : tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
   return %r : tensor<1x4x4x24xf32>
+}
+
+// 9x10x16 padded by 4 on every side, a 3x3 window dilated by 4, 20
+// output channels.
+func.func @conv_dilated(%x: tensor<1x9x10x16xf32>, %w: tensor<3x3x16x20xf32>) -> tensor<1x9x10x20xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 4, 4, 0] high[0, 4, 4, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x9x10x16xf32> to tensor<1x17x18x16xf32>
+  %e = tensor.empty() : tensor<1x9x10x20xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x9x10x20xf32>) -> tensor<1x9x10x20xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, dilations = dense<4> : tensor<2xi64>}
+    ins(%p, %w : tensor<1x17x18x16xf32>, tensor<3x3x16x20xf32>) outs(%c : tensor<1x9x10x20xf32>) -> tensor<1x9x10x20xf32>
+  return %r : tensor<1x9x10x20xf32>
 }
 
 // 8x8x1024 by a 3x3x1024x32 filter, then max(x + bias, 0).

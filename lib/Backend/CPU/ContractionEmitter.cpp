@@ -530,8 +530,8 @@ private:
       // its elements).
       upper = constant(dim == tile.pairDim ? blockSize / 2 : blockSize);
     } else if (clip && dim == clip->reductionDim) {
-      // Window rows `k` with `firstRow <= offset + stride * outer + k <
-      // endRow`.
+      // Window rows `k` with `firstRow <= offset + stride * outer +
+      // dilation * k < endRow`.
       MLIRContext *context = b.getContext();
       AffineExpr outer = getAffineDimExpr(0, context);
       AffineExpr start = clip->offset + clip->stride * outer;
@@ -545,9 +545,11 @@ private:
             1, clip->offsetValues.size(),
             isLower
                 ? ArrayRef<AffineExpr>{getAffineConstantExpr(0, context),
-                                       clip->firstRow - start}
+                                       (clip->firstRow - start)
+                                           .ceilDiv(clip->dilation)}
                 : ArrayRef<AffineExpr>{getAffineConstantExpr(steps, context),
-                                       clip->endRow - start},
+                                       (clip->endRow - start)
+                                           .ceilDiv(clip->dilation)},
             context);
         OpFoldResult value =
             isLower

@@ -77,14 +77,35 @@ static bool isForallCover(memref::SubViewOp subview, unsigned dim,
 /// only as such a forall's steps, whose views together span the source's.
 static std::optional<std::pair<RowSpan, bool>>
 getRowSpan(Value view, unsigned dim, Operation *at,
-           SmallVectorImpl<Value> *dynamicOffsets = nullptr) {
+           SmallVectorImpl<Value> *dynamicOffsets = nullptr,
+           unsigned *rootDim = nullptr) {
   auto type = cast<MemRefType>(view.getType());
   if (ShapedType::isDynamic(type.getDimSize(dim)))
     return std::nullopt;
   RowSpan span{0, type.getDimSize(dim)};
   bool whole = true;
   SmallPtrSet<Value, 4> used;
-  while (auto subview = view.getDefiningOp<memref::SubViewOp>()) {
+  while (true) {
+    type = cast<MemRefType>(view.getType());
+    // A collapse of unit dimensions: `dim` is its group's dimension that
+    // is not a unit one.
+    if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>()) {
+      MemRefType source = collapse.getSrcType();
+      std::optional<int64_t> wide;
+      for (int64_t d : collapse.getReassociationIndices()[dim]) {
+        if (source.getDimSize(d) == 1)
+          continue;
+        if (wide)
+          return std::nullopt;
+        wide = d;
+      }
+      dim = wide ? *wide : collapse.getReassociationIndices()[dim].front();
+      view = collapse.getSrc();
+      continue;
+    }
+    auto subview = view.getDefiningOp<memref::SubViewOp>();
+    if (!subview)
+      break;
     MemRefType source = subview.getSourceType();
     if (source.getRank() != type.getRank())
       return std::nullopt;
@@ -115,6 +136,8 @@ getRowSpan(Value view, unsigned dim, Operation *at,
           view.getDefiningOp()) ||
       ShapedType::isDynamic(cast<MemRefType>(view.getType()).getDimSize(dim)))
     return std::nullopt;
+  if (rootDim)
+    *rootDim = dim;
   return std::make_pair(span, whole);
 }
 
@@ -149,13 +172,22 @@ amp::findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     for (auto [dim, index] : llvm::enumerate(map.getResults())) {
-      // The index `stride * outer + reduction`.
+      // The index `stride * outer + dilation * reduction`.
       auto sum = dyn_cast<AffineBinaryOpExpr>(index);
       if (!sum || sum.getKind() != AffineExprKind::Add)
         continue;
       std::optional<amp::ZeroRowClip> clip;
       for (auto [term, other] : {std::pair(sum.getLHS(), sum.getRHS()),
                                  std::pair(sum.getRHS(), sum.getLHS())}) {
+        int64_t dilation = 1;
+        if (auto product = dyn_cast<AffineBinaryOpExpr>(term);
+            product && product.getKind() == AffineExprKind::Mul) {
+          auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+          if (!factor || factor.getValue() < 1)
+            continue;
+          dilation = factor.getValue();
+          term = product.getLHS();
+        }
         auto reduction = dyn_cast<AffineDimExpr>(term);
         if (!reduction || iterators[reduction.getPosition()] !=
                               utils::IteratorType::reduction)
@@ -179,18 +211,28 @@ amp::findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
             reduction.getPosition() == tile.pairDim ||
             ranges[reduction.getPosition()] < 2)
           continue;
-        clip = amp::ZeroRowClip{
-            reduction.getPosition(), position, stride, 0, 0, 0, {}, {}};
+        clip = amp::ZeroRowClip{reduction.getPosition(),
+                                position,
+                                stride,
+                                dilation,
+                                0,
+                                0,
+                                0,
+                                {},
+                                {}};
       }
       if (!clip)
         continue;
+      // (`rowDim`: the dimension of the input's root buffer that `dim`
+      // is, past collapses of unit dimensions.)
+      unsigned rowDim = dim;
       std::optional<std::pair<RowSpan, bool>> read =
-          getRowSpan(input->get(), dim, op, &clip->offsetValues);
+          getRowSpan(input->get(), dim, op, &clip->offsetValues, &rowDim);
       if (!read)
         continue;
       clip->offset = read->first.begin;
       Value root = amp::getRootBuffer(input->get());
-      int64_t rows = cast<MemRefType>(root.getType()).getDimSize(dim);
+      int64_t rows = cast<MemRefType>(root.getType()).getDimSize(rowDim);
       // Every access to the buffer: zero fills of whole slabs of rows
       // before `op`, and others that stay within the rows between them.
       SmallVector<std::pair<Operation *, RowSpan>> zeroSlabs, others;
@@ -205,8 +247,14 @@ amp::findZeroRowClip(linalg::LinalgOp op, const amp::ContractionTile &tile) {
             worklist.push_back(subview.getResult());
             continue;
           }
+          // (A collapse that only `op` reads: the view `op` reads through.)
+          if (isa<memref::CollapseShapeOp>(user) &&
+              llvm::all_of(user->getUsers(), [&](Operation *reader) {
+                return reader == op.getOperation();
+              }))
+            continue;
           std::optional<std::pair<RowSpan, bool>> span =
-              getRowSpan(buffer, dim, user);
+              getRowSpan(buffer, rowDim, user);
           if (!span || !isa<linalg::LinalgOp, memref::CopyOp>(user)) {
             known = false;
             break;

@@ -840,6 +840,51 @@ func.func @padding_rows_skipped(%x: memref<2x2x8x16xf32>, %w: memref<5x5x16xf32>
 
 // -----
 
+// The same with a dilation of 2 (`h + 2 kh` indexes the rows), read through
+// a collapse of the buffer's unit dimension (as an NHWC convolution of one
+// image is after its batch dimension is folded): window row `kh` meets the
+// input's rows [2, 6) where `2 <= h + 2 kh < 6`, and the top and bottom
+// slabs' fills go.
+// CHECK-LABEL: func.func @dilated_padding_rows_skipped
+// CHECK-NOT:     memref.subview %{{.+}}[0, 0, 0, 0] [2, 8, 1, 16]
+// CHECK-NOT:     memref.subview %{{.+}}[6, 0, 0, 0] [2, 8, 1, 16]
+// CHECK-COUNT-2: linalg.fill {{.+}} memref<8x2x1x16xf32
+// LOCAL-LABEL: func.func @dilated_padding_rows_skipped
+// LOCAL:         scf.for %[[OH:.+]] = %c0 to %c4
+// LOCAL-NEXT:      %[[LO:.+]] = affine.max affine_map<(d0) -> (0, (-d0 + 2) ceildiv 2)>(%[[OH]])
+// LOCAL-NEXT:      %[[HI:.+]] = affine.min affine_map<(d0) -> (3, (-d0 + 6) ceildiv 2)>(%[[OH]])
+// LOCAL-NEXT:      scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args
+func.func @dilated_padding_rows_skipped(%x: memref<4x4x1x16xf32>, %w: memref<3x3x16x16xf32>, %y: memref<4x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<8x8x1x16xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [2, 8, 1, 16] [1, 1, 1, 1] : memref<8x8x1x16xf32> to memref<2x8x1x16xf32, strided<[128, 16, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x8x1x16xf32, strided<[128, 16, 16, 1]>>)
+  %bottom = memref.subview %p[6, 0, 0, 0] [2, 8, 1, 16] [1, 1, 1, 1] : memref<8x8x1x16xf32> to memref<2x8x1x16xf32, strided<[128, 16, 16, 1], offset: 768>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<2x8x1x16xf32, strided<[128, 16, 16, 1], offset: 768>>)
+  %left = memref.subview %p[0, 0, 0, 0] [8, 2, 1, 16] [1, 1, 1, 1] : memref<8x8x1x16xf32> to memref<8x2x1x16xf32, strided<[128, 16, 16, 1]>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<8x2x1x16xf32, strided<[128, 16, 16, 1]>>)
+  %right = memref.subview %p[0, 6, 0, 0] [8, 2, 1, 16] [1, 1, 1, 1] : memref<8x8x1x16xf32> to memref<8x2x1x16xf32, strided<[128, 16, 16, 1], offset: 96>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<8x2x1x16xf32, strided<[128, 16, 16, 1], offset: 96>>)
+  %inner = memref.subview %p[2, 2, 0, 0] [4, 4, 1, 16] [1, 1, 1, 1] : memref<8x8x1x16xf32> to memref<4x4x1x16xf32, strided<[128, 16, 16, 1], offset: 288>>
+  memref.copy %x, %inner : memref<4x4x1x16xf32> to memref<4x4x1x16xf32, strided<[128, 16, 16, 1], offset: 288>>
+  %c = memref.collapse_shape %p [[0], [1], [2, 3]] : memref<8x8x1x16xf32> into memref<8x8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<4x4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(h, w, f, kh, kw, c) -> (h + kh * 2, w + kw * 2, c)>,
+                                   affine_map<(h, w, f, kh, kw, c) -> (kh, kw, c, f)>,
+                                   affine_map<(h, w, f, kh, kw, c) -> (h, w, f)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%c, %w : memref<8x8x16xf32>, memref<3x3x16x16xf32>) outs(%y : memref<4x4x16xf32>) {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<8x8x1x16xf32>
+  return
+}
+
+// -----
+
 // Not skipped: padding rows filled with ones, and padding rows another op
 // reads (the copy out of the whole buffer): every window row is read and
 // every fill stays.

@@ -35,6 +35,9 @@ def main():
         ref = arg(0) @ arg(1)
     elif name == "matmul_epilogue":
         ref = np.maximum(arg(0) @ arg(1) + arg(2), 0) * 0.5
+    elif name == "conv_dilated":
+        x = np.pad(arg(0), ((0, 0), (4, 4), (4, 4), (0, 0)))
+        ref = np.einsum("nhwcij,ijcf->nhwf", windows(x, 3, 1, 4), arg(1))
     elif name == "conv_blocked":
         ref = np.maximum(np.einsum("nhwcij,ijcf->nhwf", windows(arg(0), 3, 1, 1), arg(1)) + arg(2), 0)
     elif name == "row_reductions":

@@ -278,9 +278,12 @@ def VectorizeContractions : Pass<"amp-vectorize-contractions"> {
 
     Padding rows are skipped. A convolution of a small feature map with a
     large window reads a padded buffer that is mostly zero rows (a 5x5
-    window over 2 rows pads them to 6). Where an input is indexed by
-    `stride * oh + kh` (`oh` a loop outside the tile, `kh` a reduction)
-    and its buffer, allocated in the function, has whole slabs of rows at
+    window over 2 rows pads them to 6; a 3x3 window dilated by 4 over 16
+    rows pads them to 24). Where an input is indexed by
+    `stride * oh + dilation * kh` (`oh` a loop outside the tile, `kh` a
+    reduction), directly or through a collapse of unit dimensions (an
+    image's batch of one, folded), and its buffer, allocated in the
+    function, has whole slabs of rows at
     either end that zero fills before the op write and that no other op
     writes (the padding's columns may be zero-filled too; any other access
     stays within the rows between the slabs), the `kh` loop of each output

@@ -53,11 +53,12 @@ struct ContractionTile {
 /// padding rows are zero fills (`stride * oh + kh` indexes its rows). The
 /// kernel steps over the window rows that meet rows `[firstRow, endRow)`
 /// of the input's buffer only; the products it leaves out are with zeros.
+/// With a dilation, `stride * oh + dilation * kh` indexes the rows.
 struct ZeroRowClip {
   /// The reduction dimension (`kh`) and the parallel one (`oh`, a loop
-  /// outside the tile) with its factor.
+  /// outside the tile) with their factors.
   unsigned reductionDim, outerDim;
-  int64_t stride;
+  int64_t stride, dilation;
   /// The offset of the op's view of the buffer along its rows (`offset`
   /// plus the `offsetValues`: a slice of the op on a thread reads rows
   /// from where its induction variable says), and the rows that may hold
