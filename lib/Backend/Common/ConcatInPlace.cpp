@@ -44,7 +44,9 @@ struct Piece {
 static std::optional<Concatenation> getConcatenation(Value value) {
   Concatenation concat;
   while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
-    if (!concat.inserts.empty() && !value.hasOneUse())
+    if (!concat.inserts.empty() &&
+        (!value.hasOneUse() ||
+         insert->getBlock() != concat.inserts.front()->getBlock()))
       return std::nullopt;
     if (ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
         ShapedType::isDynamicShape(insert.getStaticSizes()) ||
@@ -55,6 +57,7 @@ static std::optional<Concatenation> getConcatenation(Value value) {
     value = insert.getDest();
   }
   concat.root = value.getDefiningOp<tensor::EmptyOp>();
+  // (All the links in one block.)
   if (!concat.root || !concat.root.getType().hasStaticShape() ||
       concat.inserts.size() < 2 || !value.hasOneUse())
     return std::nullopt;
@@ -82,16 +85,21 @@ static Operation *getComputingOp(Block *block, Value value) {
 
 /// The destination of the op that computes `piece` when it can be its
 /// slice of the concatenation: `piece` is the result of an op of `block`
-/// that overwrites its destination, and the first piece that op computes
-/// (`producers`: the ops of the pieces before).
+/// that overwrites its destination, the first result of that op among the
+/// pieces (`producers`: the ops of the pieces before), and inserted into
+/// nothing else (a piece of two concatenations is computed in neither).
 static OpOperand *getInitInSlice(Block *block, Value piece,
                                  DenseSet<Operation *> &producers) {
-  OpOperand *init = amp::getOverwrittenInit(piece);
   Operation *producer = getComputingOp(block, piece);
-  if (!init || producer != piece.getDefiningOp() ||
+  if (!producer || producer != piece.getDefiningOp() ||
       !producers.insert(producer).second)
     return nullptr;
-  return init;
+  if (llvm::count_if(piece.getUsers(), [&](Operation *user) {
+        auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+        return insert && insert.getSource() == piece;
+      }) != 1)
+    return nullptr;
+  return amp::getOverwrittenInit(piece);
 }
 
 /// Rebuilds `concat` into `destination` (created by `createDestination`

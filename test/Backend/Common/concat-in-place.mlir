@@ -102,3 +102,111 @@ func.func @overlapping(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x12x
   %i1 = tensor.insert_slice %y into %i0[0, 4] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<4x12xf32>
   return %i1 : tensor<4x12xf32>
 }
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+
+// A piece of two concatenations: computed in neither (each inserts a copy),
+// and the pass stops.
+// CHECK-LABEL: func.func @shared_piece
+// CHECK:         %[[P:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4xf32>)
+// CHECK:         tensor.insert_slice %[[P]] into %{{.+}}[0] [4] [1]
+// CHECK:         tensor.insert_slice %[[P]] into %{{.+}}[0] [4] [1]
+func.func @shared_piece(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e4 = tensor.empty() : tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e4 : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %ea = tensor.empty() : tensor<8xf32>
+  %a0 = tensor.insert_slice %p into %ea[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %a1 = tensor.insert_slice %y into %a0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %eb = tensor.empty() : tensor<8xf32>
+  %b0 = tensor.insert_slice %p into %eb[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %b1 = tensor.insert_slice %z into %b0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %a1, %b1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+
+// Two results of one op: only the first piece it computes may take a
+// slice as destination, and that one reads its own (a running sum), so
+// nothing is computed in place and the concatenation stays as it is.
+// CHECK-LABEL: func.func @two_results
+// CHECK:         %[[R:.+]]:2 = linalg.generic {{.+}} outs(%arg1, %{{.+}} : tensor<4xf32>, tensor<4xf32>)
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT:    %[[I0:.+]] = tensor.insert_slice %[[R]]#0 into %[[E]][0] [4] [1]
+// CHECK-NEXT:    tensor.insert_slice %[[R]]#1 into %[[I0]][4] [4] [1]
+func.func @two_results(%x: tensor<4xf32>, %acc: tensor<4xf32>) -> tensor<8xf32> {
+  %e4 = tensor.empty() : tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%acc, %e4 : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%v: f32, %o0: f32, %o1: f32):
+    %s = arith.addf %v, %o0 : f32
+    linalg.yield %s, %v : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  %e = tensor.empty() : tensor<8xf32>
+  %i0 = tensor.insert_slice %r#0 into %e[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %i1 = tensor.insert_slice %r#1 into %i0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %i1 : tensor<8xf32>
+}
+
+// -----
+
+// A chain whose links lie in two blocks (one inside a loop) is not
+// rebuilt.
+// CHECK-LABEL: func.func @chain_across_blocks
+// CHECK:         tensor.insert_slice %arg0 into %{{.+}}[0] [4] [1]
+// CHECK:         scf.for
+// CHECK:           tensor.insert_slice %{{.+}} into %{{.+}}[4] [4] [1]
+// CHECK-NEXT:      tensor.pad
+func.func private @f(tensor<10xf32>) -> tensor<4xf32>
+func.func @chain_across_blocks(%x: tensor<4xf32>, %t: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<8xf32>
+  %i0 = tensor.insert_slice %x into %e[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %r = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %t) -> (tensor<4xf32>) {
+    %i1 = tensor.insert_slice %acc into %i0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+    %p = tensor.pad %i1 low[1] high[1] {
+    ^bb0(%i: index):
+      tensor.yield %zero : f32
+    } : tensor<8xf32> to tensor<10xf32>
+    %v = func.call @f(%p) : (tensor<10xf32>) -> tensor<4xf32>
+    scf.yield %v : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The same padded: the pad becomes the concatenation into the padded
+// tensor, each result inserted after the op, neither computed in its slice.
+// CHECK-LABEL: func.func @two_results_padded
+// CHECK:         %[[R:.+]]:2 = linalg.generic {{.+}} outs(%arg1, %{{.+}} : tensor<4xf32>, tensor<4xf32>)
+// CHECK:         %[[I0:.+]] = tensor.insert_slice %[[R]]#0 into %{{.+}}[1] [4] [1]
+// CHECK-NEXT:    tensor.insert_slice %[[R]]#1 into %[[I0]][5] [4] [1]
+#id = affine_map<(i) -> (i)>
+func.func @two_results_padded(%x: tensor<4xf32>, %acc: tensor<4xf32>) -> tensor<10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e4 = tensor.empty() : tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%acc, %e4 : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%v: f32, %o0: f32, %o1: f32):
+    %s = arith.addf %v, %o0 : f32
+    linalg.yield %s, %v : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  %e = tensor.empty() : tensor<8xf32>
+  %i0 = tensor.insert_slice %r#0 into %e[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %i1 = tensor.insert_slice %r#1 into %i0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %p = tensor.pad %i1 low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<8xf32> to tensor<10xf32>
+  return %p : tensor<10xf32>
+}
