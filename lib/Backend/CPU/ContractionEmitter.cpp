@@ -237,20 +237,23 @@ private:
   SmallVector<OpOperand *> getReusedInputs(ArrayRef<unsigned> outer) {
     SmallVector<OpOperand *> reused;
     for (OpOperand *input : op.getDpsInputOperands()) {
-      auto type = dyn_cast<MemRefType>(input->get().getType());
       AffineMap map = op.getMatchingIndexingMap(input);
-      if (!type || !type.hasStaticShape() ||
-          !type.getElementType().isIntOrFloat() ||
-          llvm::any_of(outer,
-                       [&](unsigned dim) { return map.isFunctionOfDim(dim); }))
+      if (!getBytes(input) || llvm::any_of(outer, [&](unsigned dim) {
+            return map.isFunctionOfDim(dim);
+          }))
         continue;
       reused.push_back(input);
     }
     return reused;
   }
 
-  static int64_t getBytes(OpOperand *input) {
-    auto type = cast<MemRefType>(input->get().getType());
+  /// The bytes of `input`'s buffer, where it has a static shape and an
+  /// integer or float element type.
+  static std::optional<int64_t> getBytes(OpOperand *input) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return std::nullopt;
     return type.getNumElements() *
            llvm::divideCeil(type.getElementTypeBitWidth(), 8);
   }
@@ -259,7 +262,7 @@ private:
   int64_t getReusedInputBytes(ArrayRef<unsigned> outer) {
     int64_t bytes = 0;
     for (OpOperand *input : getReusedInputs(outer))
-      bytes += getBytes(input);
+      bytes += *getBytes(input);
     return bytes;
   }
 
@@ -271,7 +274,7 @@ private:
     SmallVector<OpOperand *> reused = getReusedInputs(outer);
     int64_t slice = 0;
     for (OpOperand *input : reused) {
-      int64_t bytes = getBytes(input);
+      int64_t bytes = *getBytes(input);
       if (op.getMatchingIndexingMap(input).isFunctionOfDim(tile.vectorDim))
         bytes = bytes *
                 std::min(ranges[tile.vectorDim], tile.lanes * tile.cols) /
@@ -295,10 +298,7 @@ private:
       for (OpOperand *input : op.getDpsInputOperands())
         if (!llvm::is_contained(reused, input) &&
             op.getMatchingIndexingMap(input).isFunctionOfDim(dim))
-          if (auto type = dyn_cast<MemRefType>(input->get().getType());
-              type && type.hasStaticShape() &&
-              type.getElementType().isIntOrFloat())
-            others += getBytes(input);
+          others += getBytes(input).value_or(0);
       if (others > kCachedBlockedInputBytes)
         return;
       // Blocks of a multiple of 8 elements that divide the range, so that
