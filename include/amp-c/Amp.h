@@ -159,8 +159,12 @@ ampModuleDescribeLowPrecisionWorkOnHost(AmpModule module);
 /// "Deploying"), linked by the C compiler `compiler` (null: $CC, else cc).
 /// With `header` (may be null), also writes a C header declaring it. Large
 /// ops run on `threads` OpenMP threads (1: none). `module` is unchanged (a
-/// copy is lowered). Returns false on failure, the one-line reason in the
-/// context's diagnostics.
+/// copy is lowered). The compiled objects are kept in the compile cache
+/// amp-run and amp-compile share ($AMP_CACHE_DIR, $XDG_CACHE_HOME/amp or
+/// ~/.cache/amp; none with AMP_NO_CACHE=1): a program compiled before is
+/// only linked, and what goes wrong with the cache is a warning in the
+/// context's diagnostics. Returns false on failure, the one-line reason in
+/// the context's diagnostics.
 AMP_CAPI_EXPORTED bool
 ampModuleCompileLibrary(AmpModule module, const char *entry,
                         const char *function, const char *output,

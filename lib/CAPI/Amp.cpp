@@ -15,6 +15,7 @@
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Backends.h"
+#include "amp/Runner/CompileCache.h"
 #include "amp/Runner/SharedLibrary.h"
 #include "amp/Support/TextNesting.h"
 #include "amp/Target/TargetNames.h"
@@ -357,6 +358,17 @@ bool ampModuleCompileLibrary(AmpModule module, const char *entry,
     options.link.compiler = compiler;
   else if (const char *cc = std::getenv("CC"); cc && *cc)
     options.link.compiler = cc;
+  // The compile cache amp-run and amp-compile share, as the environment
+  // sets it up.
+  auto cache = amp::runtime::CompileCache::openDefault();
+  if (!cache) {
+    emitError(unknown) << "amp-compile: " << llvm::toString(cache.takeError());
+    return false;
+  }
+  options.cache = *cache ? &**cache : nullptr;
+  options.warn = [&](const llvm::Twine &message) {
+    emitWarning(unknown) << "amp-compile: " << message;
+  };
   // A copy is lowered; the caller's module stays as it was.
   OwningOpRef<ModuleOp> copy(module->module->clone());
   if (llvm::Error error =

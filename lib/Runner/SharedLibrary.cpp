@@ -7,6 +7,7 @@
 
 #include "amp/Runner/SharedLibrary.h"
 #include "amp/Runner/Backend.h"
+#include "amp/Runner/CompileCache.h"
 #include "amp/Runner/Lowering.h"
 #include "amp/Runner/ObjectCompiler.h"
 
@@ -16,6 +17,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -329,6 +331,30 @@ llvm::Error mlir::amp::runtime::linkSharedLibrary(
   return llvm::Error::success();
 }
 
+llvm::Expected<bool>
+mlir::amp::runtime::objectsReference(llvm::ArrayRef<std::string> objects,
+                                     llvm::StringRef symbol) {
+  for (const std::string &object : objects) {
+    auto file = llvm::object::ObjectFile::createObjectFile(
+        llvm::MemoryBufferRef(object, "object"));
+    if (!file)
+      return file.takeError();
+    for (const llvm::object::SymbolRef &entry : (*file)->symbols()) {
+      auto flags = entry.getFlags();
+      if (!flags)
+        return flags.takeError();
+      if (!(*flags & llvm::object::SymbolRef::SF_Undefined))
+        continue;
+      auto name = entry.getName();
+      if (!name)
+        return name.takeError();
+      if (*name == symbol)
+        return true;
+    }
+  }
+  return false;
+}
+
 static bool isCIdentifier(llvm::StringRef name) {
   return !name.empty() && !llvm::isDigit(name.front()) &&
          llvm::all_of(name,
@@ -386,21 +412,60 @@ llvm::Error mlir::amp::runtime::compileSharedLibrary(
   backendOptions.cpuBF16Dot = hostBF16DotPays();
   backendOptions.cpuChip = llvm::sys::getHostCPUName().str();
   std::string pipeline = getPipeline(*lookupBackend("cpu"), backendOptions);
-  if (failed(lowerModule(module, pipeline)))
-    return fail("lowering '" + options.sourceName + "' with " + pipeline +
-                " failed");
-
-  bool memrefCopy = false;
-  module.walk([&](LLVM::LLVMFuncOp op) {
-    memrefCopy |= op.isExternal() && op.getName() == "memrefCopy";
-  });
   ObjectCompileOptions compileOptions;
   compileOptions.optLevel = options.optLevel;
   compileOptions.entry = internal;
   compileOptions.explicitInitializers = false;
-  auto objects = compileToObjects(module, compileOptions);
-  if (!objects)
-    return objects.takeError();
+
+  // A program compiled before with the same pipeline, for the same CPU, by
+  // the same build comes from the cache.
+  auto warn = [&](const llvm::Twine &message) {
+    if (options.warn)
+      options.warn(message);
+  };
+  std::string key;
+  std::optional<std::vector<std::string>> objects;
+  std::optional<bool> memrefCopy;
+  if (options.cache) {
+    HashingStream hash;
+    hash << "amp-compile\n"
+         << getBuildIdentity() << "\n"
+         << describeCompileTarget(compileOptions) << "\nO"
+         << compileOptions.optLevel << "\n"
+         << pipeline << "\n@" << internal << "\n";
+    module->print(hash, OpPrintingFlags().enableDebugInfo(false));
+    key = hash.digest();
+    objects = options.cache->lookup(key, warn);
+    if (objects) {
+      auto calls = objectsReference(*objects, "memrefCopy");
+      if (calls) {
+        memrefCopy = *calls;
+      } else {
+        warn("cannot read '" + options.cache->getPath(key) +
+             "': " + llvm::toString(calls.takeError()) +
+             "; it is removed and the program compiled again");
+        options.cache->remove(key);
+        objects.reset();
+      }
+    }
+  }
+  if (!objects) {
+    if (failed(lowerModule(module, pipeline)))
+      return fail("lowering '" + options.sourceName + "' with " + pipeline +
+                  " failed");
+    auto compiled = compileToObjects(module, compileOptions);
+    if (!compiled)
+      return compiled.takeError();
+    objects = std::move(*compiled);
+    auto calls = objectsReference(*objects, "memrefCopy");
+    if (!calls)
+      return calls.takeError();
+    memrefCopy = *calls;
+    if (options.cache)
+      if (llvm::Error error = options.cache->store(key, *objects))
+        warn("the compile cache is not updated: " +
+             llvm::toString(std::move(error)));
+  }
 
   LinkOptions link = options.link;
   if (options.threads > 1) {
@@ -413,7 +478,7 @@ llvm::Error mlir::amp::runtime::compileSharedLibrary(
     link.openmpDirectory = AMP_MLIR_LIBRARY_DIR;
   }
   std::string source = emitLibrarySource(
-      *signature, function, getPackedEntryName(internal), memrefCopy);
+      *signature, function, getPackedEntryName(internal), *memrefCopy);
   if (llvm::Error error =
           linkSharedLibrary(*objects, source, function, output, link))
     return error;

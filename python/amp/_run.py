@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 from . import _capi
 from ._convert import ConvertResult
@@ -245,8 +246,10 @@ def compile(ir, output, entry=None, header=None, function=None, threads=1,
     links is `compiler`, else $CC, else cc.
 
     The library needs libc and libm only (and libomp): no MLIR, no LLVM, no
-    Python. Returns `output`. Bad arguments raise AmpOptionError; a failure
-    raises AmpError with the one-line reason.
+    Python. The compiled code is kept in the compile cache amp-run shares
+    (off with AMP_NO_CACHE=1): compiling a program again only links it; what
+    goes wrong with the cache is a warning. Returns `output`. Bad arguments
+    raise AmpOptionError; a failure raises AmpError with the one-line reason.
     """
     from ._core import Context
     ir = _text(ir, "ir")
@@ -265,4 +268,7 @@ def compile(ir, output, entry=None, header=None, function=None, threads=1,
         module = context.parse(ir, name)
         module.compile_library(output, entry=entry, function=function, header=header,
                                threads=threads, opt_level=opt_level, compiler=compiler)
+        for diagnostic in context.take_diagnostics():
+            if diagnostic.severity == "warning":
+                warnings.warn(diagnostic.message, stacklevel=2)
     return os.fspath(output)

@@ -77,3 +77,52 @@ with amp.Context() as ctx:
     module.compile_library(os.path.join(folder, "libagain.so"), entry="mlp")
     print("unchanged:", "linalg" in module.print() and "llvm.func" not in module.print())
 # CHECK-NEXT: unchanged: True
+
+# The compiled code is kept in the compile cache amp-run uses: compiling the
+# program again only links it (one entry, no warning, the same library).
+import glob
+import warnings
+
+cache = os.path.join(folder, "cache")
+os.environ["AMP_CACHE_DIR"] = cache
+entries = lambda: sorted(glob.glob(os.path.join(cache, "*.amp")))
+
+
+def run(library, function="mlp_f16"):
+    result = np.zeros((8, 10), np.float32)
+    getattr(ctypes.CDLL(library), function)(*[pointer(a) for a in arguments],
+                                            pointer(result))
+    return result.tobytes() == reference.tobytes()
+
+
+def compile_logged(name, **options):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        library = amp.compile(result, os.path.join(folder, name), **options)
+    for w in caught:
+        print("warning:", w.message)
+    return library
+
+
+cold = compile_logged("libcold.so", function="mlp_f16")
+print("cold: entries", len(entries()), "bit for bit", run(cold))
+# CHECK-NEXT: cold: entries 1 bit for bit True
+warm = compile_logged("libwarm.so", function="mlp_f16")
+print("warm: entries", len(entries()), "bit for bit", run(warm))
+# CHECK-NEXT: warm: entries 1 bit for bit True
+# Another C name is another program; AMP_NO_CACHE=1 neither reads nor writes.
+os.environ["AMP_NO_CACHE"] = "1"
+other = compile_logged("libother.so", function="mlp_other")
+print("bypassed: entries", len(entries()), "bit for bit", run(other, "mlp_other"))
+# CHECK-NEXT: bypassed: entries 1 bit for bit True
+del os.environ["AMP_NO_CACHE"]
+# A damaged entry is a warning, removed and compiled again, never loaded.
+with open(entries()[0], "r+b") as f:
+    f.seek(os.path.getsize(entries()[0]) // 2)
+    byte = f.read(1)
+    f.seek(-1, 1)
+    f.write(bytes([byte[0] ^ 0xFF]))
+repaired = compile_logged("librepaired.so", function="mlp_f16")
+# CHECK-NEXT: warning: amp-compile: the compile cache entry '{{.*}}.amp' is corrupt; it is removed and the program compiled again
+print("repaired: entries", len(entries()), "bit for bit", run(repaired))
+# CHECK-NEXT: repaired: entries 1 bit for bit True

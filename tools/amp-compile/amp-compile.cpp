@@ -6,19 +6,22 @@
 //===----------------------------------------------------------------------===//
 //
 // amp-compile FILE -o libmodel.so [--header model.h] [--entry NAME]
-//             [--function NAME] [--threads N] [-O N] [--cc CC]
+//             [--function NAME] [--threads N] [-O N] [--cc CC] [--no-cache]
 //
 // Lowers a function of a tensor-level MLIR file with amp's CPU pipeline
 // (as amp-run --backend=cpu lowers it, for this host's CPU), compiles it
 // with the same LLVM pipeline, and links it with a C entry into a shared
 // library that needs no MLIR or LLVM at run time (SharedLibrary.h); the
-// header declares the entry. See docs/Embedding.md.
+// header declares the entry. The compiled objects are kept in amp's
+// compile cache (CompileCache.h), which amp-run shares: a program compiled
+// before is only linked. See docs/Embedding.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/LowPrecisionWork.h"
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
+#include "amp/Runner/CompileCache.h"
 #include "amp/Runner/SharedLibrary.h"
 #include "amp/Support/TextNesting.h"
 
@@ -72,6 +75,14 @@ static cl::opt<std::string>
                           "$CC, else cc)"),
                  cl::value_desc("compiler"), cl::cat(category));
 
+static cl::opt<bool> noCache(
+    "no-cache",
+    cl::desc("Compile the program even if the compile cache holds it, and "
+             "do not store it (also AMP_NO_CACHE=1). The cache is "
+             "$AMP_CACHE_DIR, $XDG_CACHE_HOME/amp or ~/.cache/amp, limited "
+             "to AMP_CACHE_MAX_SIZE bytes (default 1G)"),
+    cl::cat(category));
+
 static int error(const llvm::Twine &message) {
   llvm::errs() << "amp-compile: " << message << "\n";
   return 1;
@@ -115,6 +126,17 @@ int main(int argc, char **argv) {
       "mixed-precision{target=cpu}");
 
   LibraryOptions options;
+  std::optional<CompileCache> cache;
+  if (!noCache) {
+    auto opened = CompileCache::openDefault();
+    if (!opened)
+      return error(opened.takeError());
+    cache = std::move(*opened);
+  }
+  options.cache = cache ? &*cache : nullptr;
+  options.warn = [](const llvm::Twine &message) {
+    llvm::errs() << "amp-compile: warning: " << message << "\n";
+  };
   options.entry = entryName;
   options.function = functionName;
   options.threads = threadCount;

@@ -27,12 +27,15 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace mlir {
 namespace amp {
 namespace runtime {
+
+class CompileCache;
 
 /// Checks that `signature` has the C ABI above: tensors of static shapes
 /// only, at least one result.
@@ -75,14 +78,27 @@ struct LibraryOptions {
   /// What the header says the program came from.
   std::string sourceName = "<input>";
   LinkOptions link;
+  /// Where the compiled objects of a program are kept and looked up (the
+  /// cache amp-run uses, CompileCache::openDefault); null: none. A program
+  /// found there is neither lowered nor compiled again, only linked.
+  const CompileCache *cache = nullptr;
+  /// Told what goes wrong with the cache (an entry removed as corrupt, one
+  /// not stored); a library is made regardless.
+  std::function<void(const llvm::Twine &)> warn;
 };
 
 /// What amp-compile does: lowers the entry of `module` (changed in place)
 /// with amp's CPU pipeline as amp-run sets it for this host, compiles it,
 /// and links it with its C entry into the shared library `output`.
+/// With `options.cache`, the objects of a program compiled before with the
+/// same options, for the same CPU, by the same build are taken from it.
 /// Errors are one line each.
 llvm::Error compileSharedLibrary(ModuleOp module, llvm::StringRef output,
                                  const LibraryOptions &options);
+
+/// Whether `objects` call `symbol` (it is undefined in one of them).
+llvm::Expected<bool> objectsReference(llvm::ArrayRef<std::string> objects,
+                                      llvm::StringRef symbol);
 
 /// Links `objects` and the C `source` into the shared library `output`,
 /// exporting `function` only.

@@ -1,9 +1,9 @@
 // REQUIRES: cc
 // amp-compile's bad input: each gets one line and a non-zero exit, and no
-// library is written.
+// library is written. Then a good one, and the compile cache.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not amp-compile %s -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=WHICH
-// WHICH: amp-compile: '{{.*}}amp-compile-errors.mlir' has 3 public functions; give the one to compile with --entry=NAME
+// WHICH: amp-compile: '{{.*}}amp-compile.mlir' has 3 public functions; give the one to compile with --entry=NAME
 // RUN: not amp-compile %s --entry=dynamic -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: amp-compile: @dynamic argument 0 (tensor<?x4xf32>) has a dynamic shape: a library's function takes and returns tensors of static shapes
 // RUN: not amp-compile %s --entry=scalar -o %t/lib.so 2>&1 | FileCheck %s --check-prefix=SCALAR
@@ -36,6 +36,23 @@
 // EXPORTS-NOT: __amp
 // EXPORTS:     T vector_add
 // EXPORTS-NOT: __amp
+//
+// What it compiled goes to the compile cache amp-run shares: compiled
+// again, the program is only linked, into the same library. Another C name
+// is another program; --no-cache neither reads nor writes; a damaged entry
+// is a warning, removed and compiled again.
+// RUN: rm -rf %t/c && env AMP_CACHE_DIR=%t/c amp-compile %s --entry=add -o %t/cold.so 2>&1 | not grep -i warning
+// RUN: env AMP_CACHE_DIR=%t/c amp-compile %s --entry=add -o %t/warm.so 2>&1 | not grep -i warning
+// RUN: %python %S/Inputs/cache_entries.py count %t/c | FileCheck %s --check-prefix=ONE
+// ONE: {{^1$}}
+// RUN: strip -o %t/cold.stripped %t/cold.so && strip -o %t/warm.stripped %t/warm.so && cmp %t/cold.stripped %t/warm.stripped
+// RUN: env AMP_CACHE_DIR=%t/c amp-compile %s --entry=add -o %t/other.so --function=other --no-cache
+// RUN: %python %S/Inputs/cache_entries.py count %t/c | FileCheck %s --check-prefix=ONE
+// RUN: %python %S/Inputs/cache_entries.py flip %t/c
+// RUN: env AMP_CACHE_DIR=%t/c amp-compile %s --entry=add -o %t/repaired.so 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// CORRUPT: amp-compile: warning: the compile cache entry '{{.*}}.amp' is corrupt; it is removed and the program compiled again
+// RUN: strip -o %t/repaired.stripped %t/repaired.so && cmp %t/cold.stripped %t/repaired.stripped
+// RUN: env AMP_CACHE_DIR=%t/c amp-compile %s --entry=add -o %t/again.so 2>&1 | not grep -i warning
 
 func.func @add(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
