@@ -70,6 +70,7 @@ llvm::Expected<std::string> amp::getBackendPipeline(StringRef name,
   // The options parsed as the pipeline parses them, its messages kept.
   std::string message;
   llvm::raw_string_ostream errors(message);
+  OptionMessages badValues;
   LogicalResult parsed = success();
   if (backend->name == "cpu") {
     LowerToLLVMOptions parsedOptions;
@@ -87,11 +88,13 @@ llvm::Expected<std::string> amp::getBackendPipeline(StringRef name,
     parsed = parsedOptions.parseFromString(text, errors);
   }
   if (failed(parsed)) {
-    // The parser's messages, one per line, with their prefixes. (A value
-    // of the wrong type is reported by llvm::cl on stderr itself.)
+    // A bad value's message, else the parser's, one per line, with their
+    // prefixes.
     SmallVector<StringRef> lines;
     StringRef(message).split(lines, '\n', -1, /*KeepEmpty=*/false);
-    SmallVector<std::string> tidy;
+    SmallVector<std::string> tidy(badValues.get());
+    if (!tidy.empty())
+      lines.clear();
     for (StringRef line : lines) {
       line = line.trim();
       line.consume_front("<unknown>:0: error: ");

@@ -18,6 +18,49 @@
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
+using namespace mlir::amp;
+
+static thread_local OptionMessages *innermostMessages = nullptr;
+
+OptionMessages::OptionMessages() : outer(innermostMessages) {
+  innermostMessages = this;
+}
+
+OptionMessages::~OptionMessages() { innermostMessages = outer; }
+
+void OptionMessages::report(llvm::cl::Option &option, const Twine &message) {
+  if (innermostMessages)
+    innermostMessages->messages.push_back(
+        ("option " + option.ArgStr + ": " + message).str());
+  else
+    option.error(message);
+}
+
+template <>
+bool amp::CheckedOptionParser<int64_t>::parse(llvm::cl::Option &option,
+                                              StringRef, StringRef arg,
+                                              int64_t &value) {
+  if (!arg.getAsInteger(0, value))
+    return false;
+  OptionMessages::report(option, "expected an integer, got '" + arg + "'");
+  return true;
+}
+
+template <>
+bool amp::CheckedOptionParser<bool>::parse(llvm::cl::Option &option, StringRef,
+                                           StringRef arg, bool &value) {
+  // What llvm::cl takes for a boolean (no value: true).
+  if (llvm::is_contained({"", "true", "TRUE", "True", "1"}, arg)) {
+    value = true;
+    return false;
+  }
+  if (llvm::is_contained({"false", "FALSE", "False", "0"}, arg)) {
+    value = false;
+    return false;
+  }
+  OptionMessages::report(option, "expected true or false, got '" + arg + "'");
+  return true;
+}
 
 /// Registers a pipeline whose options are checked by `verify` after
 /// parsing: bad options fail the pipeline with verify's message.

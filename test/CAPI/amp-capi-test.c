@@ -304,6 +304,13 @@ static void testBackends(void) {
   pipeline = ampGetBackendPipeline("cpu", "treads=2", &error);
   printf("treads: %s / %s\n", pipeline ? pipeline : "(null)", error);
   ampFree(error);
+  /* A value of the wrong type: one line, nothing printed on stderr. */
+  pipeline = ampGetBackendPipeline("cpu", "threads=x", &error);
+  printf("threads=x: %s / %s\n", pipeline ? pipeline : "(null)", error);
+  ampFree(error);
+  pipeline = ampGetBackendPipeline("vulkan", "cooperative-matrix=maybe", &error);
+  printf("maybe: %s / %s\n", pipeline ? pipeline : "(null)", error);
+  ampFree(error);
   char *options = ampGetBackendOptions("cpu");
   printf("cpu options: %s\n", options);
   ampFree(options);
@@ -319,6 +326,8 @@ static void testBackends(void) {
   // CHECK-NEXT: sm_90: amp-lower-to-nvvm{chip=sm_90 format=isa}
   // CHECK-NEXT: nvvm: (null) / unknown backend 'nvvm'; expected cpu, vulkan, cuda or spirv (sm_<N> is cuda for that chip)
   // CHECK-NEXT: treads: (null) / amp-lower-to-llvm: no such option treads
+  // CHECK-NEXT: threads=x: (null) / amp-lower-to-llvm: option threads: expected an integer, got 'x'
+  // CHECK-NEXT: maybe: (null) / amp-lower-to-vulkan: option cooperative-matrix: expected true or false, got 'maybe'
   // CHECK-NEXT: cpu options: {bf16-dot=false {{.*}}threads=1{{.*}}}
   // CHECK-NEXT: unknown options: {{\(nil\)|0x0|0}}
   // CHECK-NEXT: sm_90a: ok

@@ -9,6 +9,10 @@
 // A tile's row is at most 16 vectors (tile-cols=1 for CPUs without AVX-512).
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-llvm{tile-cols=17})' 2>&1 | FileCheck %s --check-prefix=BADCOLS
 // BADCOLS: error: amp-vectorize-contractions: lanes must be in [1, 1024], rows in [1, 64] and cols in [1, 16], got 16, 8 and 17
+// A value of the wrong type names the option and the value.
+// RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-llvm{tile-cols=two})' 2>&1 | FileCheck %s --check-prefix=BADTYPE
+// BADTYPE: for the --tile-cols option: expected an integer, got 'two'
+// BADTYPE: error: failed to add `amp-lower-to-llvm` with options `tile-cols=two`
 
 // With f16 arguments and results the elementwise chain is one kernel on f16
 // vectors (x86 has f16c conversions; LLVM widens the arithmetic itself).

@@ -95,3 +95,8 @@ try:
 except amp.AmpError as e:
     print("spirv threads:", e)
 # CHECK-NEXT: spirv threads: amp-lower-to-spirv: no such option threads
+try:
+    amp.lower(converted, target="cpu", threads="x")
+except amp.AmpError as e:
+    print("threads x:", e)
+# CHECK-NEXT: threads x: amp-lower-to-llvm: option threads: expected an integer, got 'x'

@@ -20,6 +20,13 @@
 // the C API give.
 // RUN: not amp-run %s --entry=add --pipeline-options="treads=2" 2>&1 | FileCheck %s --check-prefix=PIPELINE-OPTION
 // PIPELINE-OPTION: amp-run: amp-lower-to-llvm: no such option treads
+// A value of the wrong type: the same one line, nothing else.
+// RUN: not amp-run %s --entry=add --pipeline-options="threads=x" 2>&1 | FileCheck %s --check-prefix=OPTION-TYPE
+// OPTION-TYPE-NOT: {{.}}
+// OPTION-TYPE: {{^}}amp-run: amp-lower-to-llvm: option threads: expected an integer, got 'x'
+// OPTION-TYPE-NOT: {{.}}
+// RUN: not amp-run %s --entry=add --pipeline-options="bf16-dot=maybe" 2>&1 | FileCheck %s --check-prefix=OPTION-BOOL
+// OPTION-BOOL: amp-run: amp-lower-to-llvm: option bf16-dot: expected true or false, got 'maybe'
 // RUN: not amp-run %s --entry=add --tf32 2>&1 | FileCheck %s --check-prefix=TF32-CPU
 // TF32-CPU: amp-run: --tf32 needs --backend=cuda (or vulkan with --vulkan-emulate-tensor-cores)
 // RUN: not amp-run %s --entry=add --backend=cuda --tf32 --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=TF32-NO-TC

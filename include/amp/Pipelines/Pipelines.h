@@ -21,20 +21,76 @@ namespace mlir {
 class OpPassManager;
 namespace amp {
 
+/// llvm::cl's parser of an integer or boolean pipeline option, except for
+/// its message about a bad value: one line, collected by the innermost
+/// OptionMessages alive on this thread (getBackendPipeline's error) rather
+/// than printed on stderr, which it is only without one.
+template <typename T>
+class CheckedOptionParser : public llvm::cl::basic_parser<T> {
+public:
+  CheckedOptionParser(llvm::cl::Option &option)
+      : llvm::cl::basic_parser<T>(option), printer(option) {}
+  /// True on error, as llvm::cl's parsers.
+  bool parse(llvm::cl::Option &option, StringRef name, StringRef arg, T &value);
+  /// A boolean option takes no value to mean true, as llvm::cl's.
+  llvm::cl::ValueExpected getValueExpectedFlagDefault() const {
+    return std::is_same_v<T, bool> ? llvm::cl::ValueOptional
+                                   : llvm::cl::ValueRequired;
+  }
+  StringRef getValueName() const override { return printer.getValueName(); }
+  /// llvm::cl prints values (--print-options) with its own parser.
+  operator const llvm::cl::parser<T> &() const { return printer; }
+
+private:
+  llvm::cl::parser<T> printer;
+};
+template <>
+bool CheckedOptionParser<int64_t>::parse(llvm::cl::Option &, StringRef,
+                                         StringRef, int64_t &);
+template <>
+bool CheckedOptionParser<bool>::parse(llvm::cl::Option &, StringRef, StringRef,
+                                      bool &);
+
+/// The pipelines' integer and boolean options.
+using IntOption =
+    mlir::detail::PassOptions::Option<int64_t, CheckedOptionParser<int64_t>>;
+using BoolOption =
+    mlir::detail::PassOptions::Option<bool, CheckedOptionParser<bool>>;
+
+/// While alive, collects the messages of CheckedOptionParser on this
+/// thread.
+class OptionMessages {
+public:
+  OptionMessages();
+  ~OptionMessages();
+  OptionMessages(const OptionMessages &) = delete;
+  OptionMessages &operator=(const OptionMessages &) = delete;
+
+  /// The messages so far, one per line.
+  llvm::ArrayRef<std::string> get() const { return messages; }
+  /// Reports `message` about `option` to the innermost collector, or on
+  /// stderr as llvm::cl does without one.
+  static void report(llvm::cl::Option &option, const Twine &message);
+
+private:
+  std::vector<std::string> messages;
+  OptionMessages *outer;
+};
+
 struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
-  PassOptions::Option<int64_t> threads{
+  IntOption threads{
       *this, "threads",
       llvm::cl::desc("Threads the code runs on: with more than 1, large "
                      "linalg ops are split into one slice per thread, run "
                      "through OpenMP (the program then needs libomp)"),
       llvm::cl::init(1)};
-  PassOptions::Option<bool> bf16Dot{
+  BoolOption bf16Dot{
       *this, "bf16-dot",
       llvm::cl::desc("Reduce bf16 products with the AVX512-BF16 dot product "
                      "(vdpbf16ps): the code then needs a CPU that has it "
                      "(amp-run sets this from the host's features)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> excessPrecision{
+  BoolOption excessPrecision{
       *this, "excess-precision",
       llvm::cl::desc("Compute bf16 arithmetic in f32, rounding a value to "
                      "bf16 once, where it leaves the computation, not after "
@@ -42,14 +98,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "convolution's f32 sums where its result is only "
                      "widened again (amp-wide-convolution-results)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> widenReusedInputs{
+  BoolOption widenReusedInputs{
       *this, "widen-reused-inputs",
       llvm::cl::desc("Widen the f16/bf16 inputs that a contraction reads "
                      "many times per element once, before it, instead of "
                      "at every read in its kernel "
                      "(amp-widen-reused-inputs)"),
       llvm::cl::init(true)};
-  PassOptions::Option<int64_t> tileCols{
+  IntOption tileCols{
       *this, "tile-cols",
       llvm::cl::desc("Vectors side by side in each row of a contraction's "
                      "register tile (amp-vectorize-contractions{cols}); "
@@ -68,13 +124,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "triple",
       llvm::cl::desc("The target triple `cpu` belongs to (default: the "
                      "host's), e.g. aarch64-linux-gnu for neoverse-v1")};
-  PassOptions::Option<bool> outlineKernels{
+  BoolOption outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("Make each kernel a function of its own "
                      "(amp-outline-kernels), which LLVM compiles in "
                      "parallel and profiles name"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> boundLLVMUnrolling{
+  BoolOption boundLLVMUnrolling{
       *this, "bound-llvm-unrolling",
       llvm::cl::desc("Keep LLVM from unrolling the loops around inner loops "
                      "(amp-bound-llvm-unrolling), most of its compile time"),
@@ -94,7 +150,7 @@ void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
 /// What both GPU pipelines share: the kernel strategies of
 /// lib/Backend/Common for contractions and row reductions.
 #define AMP_GPU_KERNEL_STRATEGIES_OPTION                                       \
-  PassOptions::Option<bool> kernelStrategies{                                  \
+  BoolOption kernelStrategies{                                                 \
       *this, "kernel-strategies",                                              \
       llvm::cl::desc(                                                          \
           "Contractions as workgroup tiles staged in workgroup memory with "   \
@@ -105,7 +161,7 @@ void buildAmpLowerToLLVMPipeline(OpPassManager &pm,
 
 struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
-  PassOptions::Option<int64_t> subgroupSize{
+  IntOption subgroupSize{
       *this, "subgroup-size",
       llvm::cl::desc(
           "The device's subgroup size, for reductions that combine within "
@@ -113,7 +169,7 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "default: a Vulkan target fixes no subgroup size) combines through "
           "workgroup memory only"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> cooperativeMatrix{
+  BoolOption cooperativeMatrix{
       *this, "cooperative-matrix",
       llvm::cl::desc(
           "f16/bf16 contractions with f32 accumulators on the device's "
@@ -122,7 +178,7 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "subgroup-size. Not run or validated here: Mesa 22's lavapipe and "
           "spirv-val 2023.1 do not take them"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> tensorCoreEmulation{
+  BoolOption tensorCoreEmulation{
       *this, "tensor-core-emulation",
       llvm::cl::desc(
           "For testing: build f16/bf16 contractions as the NVVM backend's "
@@ -130,7 +186,7 @@ struct LowerToSPIRVOptions : public PassPipelineOptions<LowerToSPIRVOptions> {
           "workgroup memory (amp-emulate-tensor-cores), so that any Vulkan "
           "device checks their results; slow"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> tf32{
+  BoolOption tf32{
       *this, "tf32",
       llvm::cl::desc("With tensor-core-emulation: f32 contractions too, as "
                      "the NVVM backend's TF32 kernels"),
@@ -146,7 +202,7 @@ llvm::StringRef stringifyNVVMFormat(NVVMFormat format);
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
-  PassOptions::Option<bool> tensorCores{
+  BoolOption tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc(
           "f16/bf16 contractions with f32 accumulators on tensor cores "
@@ -154,7 +210,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
           "cp.async) on sm_80 and later; false leaves them to the SIMT "
           "kernel. f32 contractions stay on the SIMT kernel unless tf32"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> tf32{
+  BoolOption tf32{
       *this, "tf32",
       llvm::cl::desc(
           "With tensor-cores: f32 contractions too, on TF32 tensor cores "
