@@ -36,6 +36,18 @@ void OptionMessages::report(llvm::cl::Option &option, const Twine &message) {
     option.error(message);
 }
 
+void amp::reportBadEnumValue(llvm::cl::Option &option,
+                             ArrayRef<StringRef> names, StringRef arg) {
+  std::string expected;
+  for (auto [i, name] : llvm::enumerate(names))
+    expected += (i == 0                  ? ""
+                 : i + 1 == names.size() ? " or "
+                                         : ", ") +
+                name.str();
+  OptionMessages::report(option,
+                         "expected " + expected + ", got '" + arg + "'");
+}
+
 template <>
 bool amp::CheckedOptionParser<int64_t>::parse(llvm::cl::Option &option,
                                               StringRef, StringRef arg,

@@ -14,7 +14,7 @@
 // RUN: not amp-opt %s -p 'builtin.module(amp-lower-to-nvvm{libdevice=%t.missing.bc})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLIBDEVICE
 // BADCHIP: error: amp-lower-to-nvvm: chip must be sm_<N>[a|f] with N >= 20, got 'sm_xx'
 // BADLIBDEVICE: error: amp-lower-to-nvvm: libdevice '{{.*}}missing.bc' is not a file
-// BADFORMAT: for the --format option: Cannot find option named 'cubin'!
+// BADFORMAT: for the --format option: expected bin, isa or fatbin, got 'cubin'
 // BADFORMAT: error: failed to add `amp-lower-to-nvvm` with options `format=cubin`
 // BADTF32: error: amp-lower-to-nvvm: tf32 computes on tensor cores, which need tensor-cores, kernel-strategies and sm_80 or later
 

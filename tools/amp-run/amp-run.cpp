@@ -489,14 +489,15 @@ compile(ModuleOp module, const EntrySignature &signature,
                      useBF16Dot, cpu, !noExcessPrecision, !noWidenReusedInputs,
                      !noKernelStrategies, effectiveSubgroupSize, !noTensorCores,
                      vulkanEmulateTensorCores, tf32});
-  if (!pipelineOptions.empty()) {
-    // The backend's options and the user's, checked together.
-    auto [name, options] = llvm::StringRef(pipeline).split('{');
+  {
+    // The backend's options and the user's, checked together by the
+    // pipeline's parser (one line for a bad value).
+    llvm::StringRef options = llvm::StringRef(pipeline).split('{').second;
+    options.consume_back("}");
     auto checked = amp::getBackendPipeline(
-        backend.name, (options.drop_back() + " " + pipelineOptions).str());
+        backend.name, (options + " " + pipelineOptions).str());
     if (!checked)
       return checked.takeError();
-    (void)name;
     pipeline = *checked;
   }
   ExecutableOptions options;

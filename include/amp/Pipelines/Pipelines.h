@@ -57,6 +57,31 @@ using IntOption =
 using BoolOption =
     mlir::detail::PassOptions::Option<bool, CheckedOptionParser<bool>>;
 
+/// Reports that `arg` is none of `names`, as CheckedOptionParser reports.
+void reportBadEnumValue(llvm::cl::Option &option, ArrayRef<StringRef> names,
+                        StringRef arg);
+
+/// llvm::cl's parser of an enumerated pipeline option, except for its
+/// message about a bad value, as CheckedOptionParser's. The enum needs an
+/// operator<< printing its name (PassOptions prints values so).
+template <typename T> class CheckedEnumParser : public llvm::cl::parser<T> {
+public:
+  using llvm::cl::parser<T>::parser;
+  bool parse(llvm::cl::Option &option, StringRef name, StringRef arg,
+             T &value) {
+    SmallVector<StringRef> names;
+    for (const auto &entry : this->Values) {
+      if (entry.Name == arg) {
+        value = entry.V.getValue();
+        return false;
+      }
+      names.push_back(entry.Name);
+    }
+    reportBadEnumValue(option, names, arg);
+    return true;
+  }
+};
+
 /// While alive, collects the messages of CheckedOptionParser on this
 /// thread.
 class OptionMessages {
@@ -199,6 +224,9 @@ enum class NVVMFormat { Bin, Isa, Fatbin };
 
 /// The name gpu-module-to-binary takes for `format`: bin, isa or fatbin.
 llvm::StringRef stringifyNVVMFormat(NVVMFormat format);
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, NVVMFormat format) {
+  return os << stringifyNVVMFormat(format);
+}
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   AMP_GPU_KERNEL_STRATEGIES_OPTION
@@ -225,7 +253,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "features",
       llvm::cl::desc("PTX features (sm_90 needs +ptx80 or newer)"),
       llvm::cl::init("+ptx80")};
-  PassOptions::Option<NVVMFormat> format{
+  PassOptions::Option<NVVMFormat, CheckedEnumParser<NVVMFormat>> format{
       *this, "format", llvm::cl::desc("What the gpu.binary ops hold"),
       llvm::cl::init(NVVMFormat::Bin),
       llvm::cl::values(
