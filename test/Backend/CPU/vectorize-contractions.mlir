@@ -70,6 +70,17 @@ func.func @matmul_small_b(%a: memref<64x256xf32>, %b: memref<256x64xf32>, %c: me
   linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+// Unless the A that each vector tile would read again is larger than the
+// cache (16 MiB) while B fits in the shared cache (1 MiB of at most 4): the
+// rows stay outside, each tile of rows reading B from the cache, A read
+// once.
+// CHECK-LABEL: func.func @matmul_large_b_large_a
+// CHECK:      scf.for %[[I:.+]] = %c0 to %c16384 step %c4 {
+// CHECK-NEXT:   scf.for %[[J:.+]] = %c0 to %c1024 step %c16 {
+func.func @matmul_large_b_large_a(%a: memref<16384x256xf32>, %b: memref<256x1024xf32>, %c: memref<16384x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<16384x256xf32>, memref<256x1024xf32>) outs(%c : memref<16384x1024xf32>)
+  return
+}
 
 // -----
 
