@@ -116,24 +116,30 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
   // Temporaries are freed when they die (results are owned by the caller).
   pm.addPass(amp::createFreeTemporaries());
-  pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // On one thread, each kernel becomes a function of its own now, so that
+  // the passes below run on the kernels in parallel (the context's
+  // threads); with OpenMP, after its regions are merged across kernels.
+  bool outlineEarly = options.outlineKernels && !threaded;
+  if (outlineEarly)
+    pm.addPass(amp::createOutlineKernels());
+  OpPassManager &perKernel = pm.nest<func::FuncOp>();
+  perKernel.addPass(createConvertLinalgToLoopsPass());
   // bf16 arithmetic, which LLVM computes in f32 op by op, rounded once after
   // a chain of ops instead of after each.
   if (options.excessPrecision)
-    pm.nest<func::FuncOp>().addPass(amp::createExcessPrecision());
+    perKernel.addPass(amp::createExcessPrecision());
   // tanh, exp, log and erf (GELU's) as vector code (LLVM would call libm
   // per element: the digits transformer spent half its time in erff).
-  pm.nest<func::FuncOp>().addPass(
-      createApproximateMathFor({"tanh", "exp", "log", "erf"}));
+  perKernel.addPass(createApproximateMathFor({"tanh", "exp", "log", "erf"}));
   // The vectorized tiles' reductions (over their unit reduction dimensions,
   // e.g. a matmul tile's k) become plain vector arithmetic.
-  pm.nest<func::FuncOp>().addPass(vector::createLowerVectorMultiReductionPass(
+  perKernel.addPass(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerReduction));
   // n-d transfers (of tiles that keep more than one dimension) become loops
   // of 1-d ones, which LLVM loads and stores as vectors.
-  pm.addPass(createConvertVectorToSCFPass());
+  perKernel.addPass(createConvertVectorToSCFPass());
   // What that unrolls to single elements are loads and stores.
-  pm.addPass(amp::createLowerScalarTransfers());
+  perKernel.addPass(amp::createLowerScalarTransfers());
   // The slices run on OpenMP threads.
   if (threaded) {
     pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
@@ -149,15 +155,16 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   }
   // Each kernel a function of its own, compiled in parallel, named in
   // profiles.
-  if (options.outlineKernels)
+  if (options.outlineKernels && !outlineEarly)
     pm.addPass(amp::createOutlineKernels());
   // The loops around the kernels' inner loops are not unrolled by LLVM
   // (most of its compile time went there).
   if (options.boundLLVMUnrolling)
     pm.addPass(amp::createBoundLLVMUnrolling());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createSCFToControlFlowPass());
+  functions.addPass(memref::createExpandStridedMetadataPass());
+  functions.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.x86Vector = options.bf16Dot;
