@@ -15,6 +15,7 @@
 #include "amp/Backend/CPU/CPUTarget.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Backends.h"
+#include "amp/Pipelines/Pipelines.h"
 #include "amp/Runner/CompileCache.h"
 #include "amp/Runner/SharedLibrary.h"
 #include "amp/Support/TextNesting.h"
@@ -314,9 +315,14 @@ bool ampModuleRunPipeline(AmpModule module, const char *pipeline) {
 
   std::string parseErrors;
   llvm::raw_string_ostream errorStream(parseErrors);
+  // A bad value of one of amp's pipelines' options is said here, not on
+  // stderr.
+  amp::OptionMessages badValues;
   FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
   if (failed(parsed)) {
     std::string message = tidyPipelineErrors(parseErrors);
+    for (const std::string &bad : badValues.get())
+      message = bad + (message.empty() ? "" : "; ") + message;
     emitError(unknown) << "invalid pass pipeline '" << pipeline << "'"
                        << (message.empty() ? "" : ": ") << message;
     return false;
@@ -360,12 +366,15 @@ bool ampModuleCompileLibrary(AmpModule module, const char *entry,
     options.link.compiler = cc;
   // The compile cache amp-run and amp-compile share, as the environment
   // sets it up.
+  // (A bad AMP_CACHE_MAX_SIZE is a warning: the library is made without.)
   auto cache = amp::runtime::CompileCache::openDefault();
-  if (!cache) {
-    emitError(unknown) << "amp-compile: " << llvm::toString(cache.takeError());
-    return false;
-  }
-  options.cache = *cache ? &**cache : nullptr;
+  std::optional<amp::runtime::CompileCache> opened;
+  if (cache)
+    opened = std::move(*cache);
+  else
+    emitWarning(unknown) << "amp-compile: " << llvm::toString(cache.takeError())
+                         << "; the compile cache is not used";
+  options.cache = opened ? &*opened : nullptr;
   options.warn = [&](const llvm::Twine &message) {
     emitWarning(unknown) << "amp-compile: " << message;
   };

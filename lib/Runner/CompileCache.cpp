@@ -7,8 +7,12 @@
 
 #include "amp/Runner/CompileCache.h"
 
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FileSystem.h"
@@ -43,19 +47,50 @@ std::string HashingStream::digest() {
   return llvm::toHex(hash, /*LowerCase=*/true);
 }
 
+void mlir::amp::runtime::printLocationNames(Operation *op,
+                                            llvm::raw_ostream &os) {
+  op->walk([&](Operation *inner) {
+    inner->getLoc()->walk([&](Location loc) {
+      if (auto name = dyn_cast<NameLoc>(loc))
+        os << name.getName().size() << ':' << name.getName().getValue();
+      return WalkResult::advance();
+    });
+    os << ';';
+  });
+}
+
+std::vector<std::string> mlir::amp::runtime::getForeignOptionsGiven(
+    const llvm::cl::OptionCategory &own) {
+  std::vector<std::string> given;
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    llvm::cl::Option *option = entry.second;
+    if (option->getNumOccurrences() &&
+        !llvm::is_contained(option->Categories, &own))
+      given.push_back(entry.first.str());
+  }
+  llvm::sort(given);
+  given.erase(std::unique(given.begin(), given.end()), given.end());
+  return given;
+}
+
 std::string mlir::amp::runtime::getBuildIdentity() {
   std::string identity = "amp " AMP_VERSION " LLVM " LLVM_VERSION_STRING;
+  // The file of this code: a shared library's path, or for a program,
+  // which dladdr names as it was started (without a folder when found on
+  // the PATH), the executable's.
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&getBuildIdentity), &info) &&
-      info.dli_fname) {
-    fs::file_status status;
-    if (!fs::status(info.dli_fname, status))
-      identity +=
-          " " + std::string(info.dli_fname) + " " +
-          std::to_string(status.getSize()) + " " +
-          std::to_string(
-              status.getLastModificationTime().time_since_epoch().count());
-  }
+  void *self = reinterpret_cast<void *>(&getBuildIdentity);
+  std::string file;
+  if (dladdr(self, &info) && info.dli_fname)
+    file = info.dli_fname;
+  if (!llvm::StringRef(file).contains('/'))
+    file = fs::getMainExecutable(nullptr, self);
+  fs::file_status status;
+  if (!file.empty() && !fs::status(file, status))
+    identity +=
+        " " + file + " " + std::to_string(status.getSize()) + " " +
+        std::to_string(
+            status.getLastModificationTime().time_since_epoch().count());
   return identity;
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Lowering.h"
+#include "amp/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -50,10 +51,16 @@ LogicalResult mlir::amp::runtime::lowerModule(ModuleOp module,
   PassManager pm(module.getContext());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  // The text is nested in the module pass manager, without an anchor.
-  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+  // The text is nested in the module pass manager, without an anchor. (A
+  // bad value of an amp pipeline's option is said in the error, not on
+  // stderr.)
+  amp::OptionMessages badValues;
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    for (const std::string &bad : badValues.get())
+      errors = bad + "; " + errors;
     return emitError(module.getLoc())
            << "cannot build the pipeline '" << pipeline << "': " << errors;
+  }
   return pm.run(module);
 }
 

@@ -434,6 +434,7 @@ llvm::Error mlir::amp::runtime::compileSharedLibrary(
          << compileOptions.optLevel << "\n"
          << pipeline << "\n@" << internal << "\n";
     module->print(hash, OpPrintingFlags().enableDebugInfo(false));
+    printLocationNames(module, hash);
     key = hash.digest();
     objects = options.cache->lookup(key, warn);
     if (objects) {

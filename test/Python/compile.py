@@ -126,3 +126,11 @@ repaired = compile_logged("librepaired.so", function="mlp_f16")
 # CHECK-NEXT: warning: amp-compile: the compile cache entry '{{.*}}.amp' is corrupt; it is removed and the program compiled again
 print("repaired: entries", len(entries()), "bit for bit", run(repaired))
 # CHECK-NEXT: repaired: entries 1 bit for bit True
+# A bad cache size is a warning here (amp-run and amp-compile refuse it):
+# the library is made without the cache.
+os.environ["AMP_CACHE_MAX_SIZE"] = "12Q"
+sized = compile_logged("libsized.so", function="mlp_f16")
+# CHECK-NEXT: warning: amp-compile: AMP_CACHE_MAX_SIZE must be a size in bytes with an optional K, M or G suffix, got '12Q'; the compile cache is not used
+print("without the cache: bit for bit", run(sized))
+# CHECK-NEXT: without the cache: bit for bit True
+del os.environ["AMP_CACHE_MAX_SIZE"]

@@ -29,6 +29,18 @@
 // RUN: %python %S/Inputs/cache_entries.py count %t/c | FileCheck %s --check-prefix=TWO
 // TWO: {{^2$}}
 //
+// Kernels are named after their ops' locations (amp-outline-kernels), so a
+// program whose locations name other ops is another entry.
+// RUN: sed 's/"mm"/"matmul_2"/' %s > %t/renamed.mlir
+// RUN: env AMP_CACHE_DIR=%t/c amp-run %t/renamed.mlir --entry=f > /dev/null
+// RUN: %python %S/Inputs/cache_entries.py count %t/c | FileCheck %s --check-prefix=THREE
+// THREE: {{^3$}}
+//
+// LLVM's own options may change the code without changing the key: given
+// any, amp-run neither loads nor stores.
+// RUN: env AMP_CACHE_DIR=%t/c amp-run %s --entry=f --unroll-threshold=0 --time-phases 2>&1 | FileCheck %s --check-prefix=BYPASS
+// RUN: %python %S/Inputs/cache_entries.py count %t/c | FileCheck %s --check-prefix=THREE
+//
 // Damaged entries: a flipped byte, a truncated file, a file of something
 // else are never loaded.
 // RUN: rm -rf %t/d && env AMP_CACHE_DIR=%t/d amp-run %s --entry=f --seed=3 > /dev/null
@@ -76,7 +88,7 @@ func.func @f(%a: tensor<64x96xbf16>, %b: tensor<96x32xbf16>) -> tensor<64x32xbf1
     %p = arith.mulf %xf, %yf : f32
     %r = arith.addf %s, %p : f32
     linalg.yield %r : f32
-  } -> tensor<64x32xf32>
+  } -> tensor<64x32xf32> loc("mm")
   %t = tensor.empty() : tensor<64x32xbf16>
   %out = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
                          iterator_types = ["parallel", "parallel"]}

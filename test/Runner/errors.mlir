@@ -27,6 +27,10 @@
 // OPTION-TYPE-NOT: {{.}}
 // RUN: not amp-run %s --entry=add --pipeline-options="bf16-dot=maybe" 2>&1 | FileCheck %s --check-prefix=OPTION-BOOL
 // OPTION-BOOL: amp-run: amp-lower-to-llvm: option bf16-dot: expected true or false, got 'maybe'
+// RUN: not amp-run %s --entry=add --pipeline-options="threads" 2>&1 | FileCheck %s --check-prefix=OPTION-BARE
+// OPTION-BARE-NOT: {{.}}
+// OPTION-BARE: {{^}}amp-run: amp-lower-to-llvm: option threads: expected an integer, got ''
+// OPTION-BARE-NOT: {{.}}
 // RUN: not amp-run %s --entry=add --tf32 2>&1 | FileCheck %s --check-prefix=TF32-CPU
 // TF32-CPU: amp-run: --tf32 needs --backend=cuda (or vulkan with --vulkan-emulate-tensor-cores)
 // RUN: not amp-run %s --entry=add --backend=cuda --tf32 --no-tensor-cores 2>&1 | FileCheck %s --check-prefix=TF32-NO-TC

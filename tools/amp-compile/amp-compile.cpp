@@ -127,7 +127,8 @@ int main(int argc, char **argv) {
 
   LibraryOptions options;
   std::optional<CompileCache> cache;
-  if (!noCache) {
+  // LLVM's own options may change the code without changing the key.
+  if (!noCache && getForeignOptionsGiven(category).empty()) {
     auto opened = CompileCache::openDefault();
     if (!opened)
       return error(opened.takeError());

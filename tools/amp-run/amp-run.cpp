@@ -555,6 +555,7 @@ compile(ModuleOp module, const EntrySignature &signature,
                  : "")
          << (probes ? "probes\n" : "");
     module->print(hash, OpPrintingFlags().enableDebugInfo(false));
+    printLocationNames(module, hash);
     key = hash.digest();
     if (auto objects = cache->lookup(key, warn)) {
       auto executable = Executable::load(*objects, signature, options);
@@ -756,7 +757,8 @@ int main(int argc, char **argv) {
     effectiveSubgroupSize = device;
   }
 
-  if (!noCache) {
+  // LLVM's own options may change the code without changing the key.
+  if (!noCache && getForeignOptionsGiven(category).empty()) {
     auto cache = CompileCache::openDefault();
     if (!cache)
       return error(cache.takeError());

@@ -32,10 +32,10 @@ public:
       : llvm::cl::basic_parser<T>(option), printer(option) {}
   /// True on error, as llvm::cl's parsers.
   bool parse(llvm::cl::Option &option, StringRef name, StringRef arg, T &value);
-  /// A boolean option takes no value to mean true, as llvm::cl's.
+  /// A boolean option takes no value to mean true, as llvm::cl's; an
+  /// integer one without a value is reported here too.
   llvm::cl::ValueExpected getValueExpectedFlagDefault() const {
-    return std::is_same_v<T, bool> ? llvm::cl::ValueOptional
-                                   : llvm::cl::ValueRequired;
+    return llvm::cl::ValueOptional;
   }
   StringRef getValueName() const override { return printer.getValueName(); }
   /// llvm::cl prints values (--print-options) with its own parser.

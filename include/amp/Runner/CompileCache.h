@@ -33,7 +33,14 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+namespace cl {
+class OptionCategory;
+} // namespace cl
+} // namespace llvm
+
 namespace mlir {
+class Operation;
 namespace amp {
 namespace runtime {
 
@@ -52,6 +59,18 @@ private:
   llvm::BLAKE3 hasher;
   uint64_t position = 0;
 };
+
+/// Writes the names of the locations of `op` and of the ops in it (those
+/// of NameLoc, an ONNX node's): a key that prints a module without its
+/// locations must still tell apart programs whose kernels they name
+/// (amp-outline-kernels).
+void printLocationNames(Operation *op, llvm::raw_ostream &os);
+
+/// The options given on the command line that are not in `own` (LLVM's,
+/// such as --unroll-threshold): they may change the code in ways a cache
+/// key does not see, so a tool given any compiles without the cache.
+std::vector<std::string>
+getForeignOptionsGiven(const llvm::cl::OptionCategory &own);
 
 /// What identifies the build of amp that compiles: its version and the
 /// size and time of the file holding this code (amp-run, or the library

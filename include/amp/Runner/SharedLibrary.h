@@ -87,9 +87,10 @@ struct LibraryOptions {
   std::function<void(const llvm::Twine &)> warn;
 };
 
-/// What amp-compile does: lowers the entry of `module` (changed in place)
-/// with amp's CPU pipeline as amp-run sets it for this host, compiles it,
-/// and links it with its C entry into the shared library `output`.
+/// What amp-compile does: lowers the entry of `module` (changed in place;
+/// from the cache, only prepared and renamed) with amp's CPU pipeline as
+/// amp-run sets it for this host, compiles it, and links it with its C
+/// entry into the shared library `output`.
 /// With `options.cache`, the objects of a program compiled before with the
 /// same options, for the same CPU, by the same build are taken from it.
 /// Errors are one line each.
