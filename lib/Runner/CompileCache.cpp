@@ -59,17 +59,31 @@ void mlir::amp::runtime::printLocationNames(Operation *op,
   });
 }
 
+/// The file (program or shared library) that holds `address`.
+static std::string getObjectFile(const void *address) {
+  Dl_info info;
+  if (dladdr(address, &info) && info.dli_fname)
+    return info.dli_fname;
+  return "";
+}
+
 std::vector<std::string> mlir::amp::runtime::getForeignOptionsGiven(
-    const llvm::cl::OptionCategory &own) {
+    int argc, const char *const *argv, const llvm::cl::OptionCategory &own) {
+  // Options are told apart by the file their objects live in, not by
+  // asking them: libLLVM's have no run-time type information, which
+  // UndefinedBehaviorSanitizer's check of member calls needs.
+  std::string ownFile = getObjectFile(&own);
   std::vector<std::string> given;
-  for (auto &entry : llvm::cl::getRegisteredOptions()) {
-    llvm::cl::Option *option = entry.second;
-    if (option->getNumOccurrences() &&
-        !llvm::is_contained(option->Categories, &own))
-      given.push_back(entry.first.str());
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef name(argv[i]);
+    if (!name.consume_front("-"))
+      continue;
+    name.consume_front("-");
+    name = name.split('=').first;
+    llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup(name);
+    if (option && getObjectFile(option) != ownFile)
+      given.push_back(name.str());
   }
-  llvm::sort(given);
-  given.erase(std::unique(given.begin(), given.end()), given.end());
   return given;
 }
 

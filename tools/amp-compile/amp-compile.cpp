@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   LibraryOptions options;
   std::optional<CompileCache> cache;
   // LLVM's own options may change the code without changing the key.
-  if (!noCache && getForeignOptionsGiven(category).empty()) {
+  if (!noCache && getForeignOptionsGiven(argc, argv, category).empty()) {
     auto opened = CompileCache::openDefault();
     if (!opened)
       return error(opened.takeError());

@@ -758,7 +758,7 @@ int main(int argc, char **argv) {
   }
 
   // LLVM's own options may change the code without changing the key.
-  if (!noCache && getForeignOptionsGiven(category).empty()) {
+  if (!noCache && getForeignOptionsGiven(argc, argv, category).empty()) {
     auto cache = CompileCache::openDefault();
     if (!cache)
       return error(cache.takeError());

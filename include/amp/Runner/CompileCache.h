@@ -69,8 +69,10 @@ void printLocationNames(Operation *op, llvm::raw_ostream &os);
 /// The options given on the command line that are not in `own` (LLVM's,
 /// such as --unroll-threshold): they may change the code in ways a cache
 /// key does not see, so a tool given any compiles without the cache.
+/// (`own` and the tool's options must be defined in the same file.)
 std::vector<std::string>
-getForeignOptionsGiven(const llvm::cl::OptionCategory &own);
+getForeignOptionsGiven(int argc, const char *const *argv,
+                       const llvm::cl::OptionCategory &own);
 
 /// What identifies the build of amp that compiles: its version and the
 /// size and time of the file holding this code (amp-run, or the library
