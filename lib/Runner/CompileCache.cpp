@@ -59,6 +59,19 @@ void mlir::amp::runtime::printLocationNames(Operation *op,
   });
 }
 
+std::string mlir::amp::runtime::getProgramKey(
+    llvm::StringRef maker, Operation *module, llvm::StringRef target,
+    unsigned optLevel, llvm::StringRef pipeline, llvm::StringRef entry) {
+  HashingStream hash;
+  hash << maker << "\n"
+       << getBuildIdentity() << "\n"
+       << target << "\nO" << optLevel << "\n"
+       << pipeline << "\n@" << entry << "\n";
+  module->print(hash, OpPrintingFlags().enableDebugInfo(false));
+  printLocationNames(module, hash);
+  return hash.digest();
+}
+
 /// The file (program or shared library) that holds `address`.
 static std::string getObjectFile(const void *address) {
   Dl_info info;

@@ -427,15 +427,9 @@ llvm::Error mlir::amp::runtime::compileSharedLibrary(
   std::optional<std::vector<std::string>> objects;
   std::optional<bool> memrefCopy;
   if (options.cache) {
-    HashingStream hash;
-    hash << "amp-compile\n"
-         << getBuildIdentity() << "\n"
-         << describeCompileTarget(compileOptions) << "\nO"
-         << compileOptions.optLevel << "\n"
-         << pipeline << "\n@" << internal << "\n";
-    module->print(hash, OpPrintingFlags().enableDebugInfo(false));
-    printLocationNames(module, hash);
-    key = hash.digest();
+    key = getProgramKey("amp-compile", module,
+                        describeCompileTarget(compileOptions),
+                        compileOptions.optLevel, pipeline, internal);
     objects = options.cache->lookup(key, warn);
     if (objects) {
       auto calls = objectsReference(*objects, "memrefCopy");

@@ -544,19 +544,13 @@ compile(ModuleOp module, const EntrySignature &signature,
   if (cache) {
     ObjectCompileOptions compileTarget;
     compileTarget.cpu = options.cpu;
-    HashingStream hash;
-    hash << "amp-run\n"
-         << getBuildIdentity() << "\n"
-         << describeCompileTarget(compileTarget) << "\nO" << options.optLevel
-         << "\n"
-         << pipeline << "\n@" << signature.name << "\n"
-         << (backend.needsDeviceGlobals && runtime && runtime->mapGlobal
-                 ? "globals through the runtime\n"
-                 : "")
-         << (probes ? "probes\n" : "");
-    module->print(hash, OpPrintingFlags().enableDebugInfo(false));
-    printLocationNames(module, hash);
-    key = hash.digest();
+    std::string maker = "amp-run";
+    if (backend.needsDeviceGlobals && runtime && runtime->mapGlobal)
+      maker += "\nglobals through the runtime";
+    if (probes)
+      maker += "\nprobes";
+    key = getProgramKey(maker, module, describeCompileTarget(compileTarget),
+                        options.optLevel, pipeline, signature.name);
     if (auto objects = cache->lookup(key, warn)) {
       auto executable = Executable::load(*objects, signature, options);
       if (executable)

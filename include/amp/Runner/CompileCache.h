@@ -66,6 +66,16 @@ private:
 /// (amp-outline-kernels).
 void printLocationNames(Operation *op, llvm::raw_ostream &os);
 
+/// The key of the compiled program `module` (its entry prepared): a digest
+/// of `maker` (who compiles, and what else the code depends on), the build
+/// of amp (getBuildIdentity), the compile `target`
+/// (describeCompileTarget), the optimization level, the `pipeline`, the
+/// `entry`, the module printed without locations and its locations'
+/// names.
+std::string getProgramKey(llvm::StringRef maker, Operation *module,
+                          llvm::StringRef target, unsigned optLevel,
+                          llvm::StringRef pipeline, llvm::StringRef entry);
+
 /// The options given on the command line that are not in `own` (LLVM's,
 /// such as --unroll-threshold): they may change the code in ways a cache
 /// key does not see, so a tool given any compiles without the cache.
