@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -79,7 +80,14 @@ FailureOr<func::FuncOp> mlir::amp::outlineKernel(Operation *kernel,
       builder, kernel->getLoc(),
       getKernelName(parent.getName(), kernel->getLoc()), type);
   function.setPrivate();
-  function->setAttr("no_inline", UnitAttr::get(context));
+  // `no_inline` keeps MLIR's inliner away; func-to-llvm drops it (an
+  // inherent attribute of func.func) but carries `passthrough` over to the
+  // llvm.func, where it keeps LLVM's inliner away: a kernel in the
+  // partition of its caller would otherwise be compiled twice, once inline.
+  function.setNoInline(true);
+  function->setAttr(
+      "passthrough",
+      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
   symbols.insert(function);
 
   Block *body = function.addEntryBlock();
@@ -119,25 +127,39 @@ struct OutlineKernels : amp::impl::OutlineKernelsBase<OutlineKernels> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<Operation *> kernels;
+    // Inner kernels first: outlining an outer op clones its body.
+    SmallVector<Operation *> inner, outer;
     for (auto function : module.getOps<func::FuncOp>()) {
       // Kernels are not outlined again, nor functions of several blocks.
       if (function.isDeclaration() || function->hasAttr("no_inline") ||
           !function.getBody().hasOneBlock())
         continue;
-      for (Operation &op : function.getBody().front()) {
-        if (op.getNumRegions() == 0)
-          continue;
-        // (The walk counts the op itself.)
-        int64_t ops = -1;
-        op.walk([&](Operation *) { ++ops; });
-        if (ops >= minOps)
-          kernels.push_back(&op);
-      }
+      collect(function.getBody().front(), outer);
+      // The loop nests of an OpenMP region (the kernels that the threaded
+      // pipeline merged into one region) go one function each too, called
+      // per iteration of their worksharing loop: the region alone would be
+      // one function as large as the model.
+      function.walk([&](omp::LoopNestOp loop) {
+        for (Block &block : loop.getRegion())
+          collect(block, inner);
+      });
     }
-    for (Operation *kernel : kernels)
+    for (Operation *kernel : llvm::concat<Operation *>(inner, outer))
       if (failed(amp::outlineKernel(kernel, symbols)))
         return signalPassFailure();
+  }
+
+  /// The ops of `block` with regions and at least min-ops ops inside.
+  void collect(Block &block, SmallVectorImpl<Operation *> &kernels) {
+    for (Operation &op : block) {
+      if (op.getNumRegions() == 0)
+        continue;
+      // (The walk counts the op itself.)
+      int64_t ops = -1;
+      op.walk([&](Operation *) { ++ops; });
+      if (ops >= minOps)
+        kernels.push_back(&op);
+    }
   }
 };
 } // namespace

@@ -114,14 +114,14 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   // moved; ops the vectorizer cannot take become scalar loops.
   pm.nest<func::FuncOp>().addPass(amp::createVectorizeForCPU());
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
-  // Temporaries are freed when they die (results are owned by the caller).
-  pm.addPass(amp::createFreeTemporaries());
   // On one thread, each kernel becomes a function of its own now, so that
   // the passes below run on the kernels in parallel (the context's
   // threads); with OpenMP, after its regions are merged across kernels.
   bool outlineEarly = options.outlineKernels && !threaded;
   if (outlineEarly)
     pm.addPass(amp::createOutlineKernels());
+  // Temporaries are freed when they die (results are owned by the caller).
+  pm.addPass(amp::createFreeTemporaries());
   OpPassManager &perKernel = pm.nest<func::FuncOp>();
   perKernel.addPass(createConvertLinalgToLoopsPass());
   // bf16 arithmetic, which LLVM computes in f32 op by op, rounded once after
@@ -166,9 +166,9 @@ void mlir::amp::buildAmpLowerToLLVMPipeline(OpPassManager &pm,
   functions.addPass(memref::createExpandStridedMetadataPass());
   functions.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  amp::ConvertVectorToLLVMPerFunctionOptions vectorToLLVM;
   vectorToLLVM.x86Vector = options.bf16Dot;
-  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(amp::createConvertVectorToLLVMPerFunction(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   // Math ops LLVM has no lowering for (math.erf from tosa.erf) become libm
   // calls; everything else was lowered above.

@@ -28,53 +28,75 @@ namespace amp {
 using namespace mlir;
 
 namespace {
-struct FreeTemporaries : amp::impl::FreeTemporariesBase<FreeTemporaries> {
+/// Ownership-based deallocation of one function's buffers, as MLIR's
+/// buffer-deallocation-pipeline does it, up to the lowering.
+OpPassManager buildPerFunctionPipeline() {
+  OpPassManager pm(func::FuncOp::getOperationName());
+  memref::ExpandReallocPassOptions realloc;
+  realloc.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(realloc));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  return pm;
+}
+
+/// bufferization.dealloc ops lowered to memref.dealloc (with a helper
+/// function in the module where needed), and the clones the deallocation
+/// made (of buffers yielded by scf.if, say) to memref.alloc and copy.
+void addLoweringPasses(OpPassManager &pm) {
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createCSEPass());
+  functions.addPass(createCanonicalizerPass());
+}
+
+/// The per-function part, a function pass so that the module's pass
+/// manager runs it on the functions (a model's kernels, once outlined) in
+/// parallel. Not registered: an implementation detail of the module pass.
+struct FreeFunctionTemporaries
+    : PassWrapper<FreeFunctionTemporaries, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FreeFunctionTemporaries)
+
+  StringRef getName() const override { return "FreeFunctionTemporaries"; }
+
   void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    perFunction().getDependentDialects(registry);
-    lowering().getDependentDialects(registry);
+    pipeline.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
-    OpPassManager functionPM = perFunction();
-    for (auto function : getOperation().getOps<func::FuncOp>()) {
-      if (function.isExternal())
-        continue;
-      bool freesMemory =
-          function
-              ->walk([](memref::DeallocOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
-      if (!freesMemory && failed(runPipeline(functionPM, function)))
-        return signalPassFailure();
-    }
-    OpPassManager modulePM = lowering();
-    if (failed(runPipeline(modulePM, getOperation())))
+    func::FuncOp function = getOperation();
+    if (function.isExternal())
+      return;
+    bool freesMemory =
+        function
+            ->walk([](memref::DeallocOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (!freesMemory && failed(runPipeline(pipeline, function)))
       return signalPassFailure();
   }
 
-  /// Ownership-based deallocation of one function's buffers, as MLIR's
-  /// buffer-deallocation-pipeline does it, up to the lowering.
-  static OpPassManager perFunction() {
-    OpPassManager pm(func::FuncOp::getOperationName());
-    memref::ExpandReallocPassOptions realloc;
-    realloc.emitDeallocs = false;
-    pm.addPass(memref::createExpandReallocPass(realloc));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
-    return pm;
+  OpPassManager pipeline = buildPerFunctionPipeline();
+};
+
+struct FreeTemporaries : amp::impl::FreeTemporariesBase<FreeTemporaries> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    pipeline().getDependentDialects(registry);
   }
 
-  /// bufferization.dealloc ops lowered to memref.dealloc (with a helper
-  /// function in the module where needed), and the clones the deallocation
-  /// made (of buffers yielded by scf.if, say) to memref.alloc and copy.
-  static OpPassManager lowering() {
+  void runOnOperation() override {
+    OpPassManager pm = pipeline();
+    if (failed(runPipeline(pm, getOperation())))
+      return signalPassFailure();
+  }
+
+  static OpPassManager pipeline() {
     OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(bufferization::createLowerDeallocationsPass());
-    pm.addPass(createConvertBufferizationToMemRefPass());
-    pm.addPass(createCSEPass());
-    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(std::make_unique<FreeFunctionTemporaries>());
+    addLoweringPasses(pm);
     return pm;
   }
 };

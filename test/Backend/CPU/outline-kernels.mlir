@@ -2,8 +2,16 @@
 // function a private no_inline function of its own, named after the op's
 // location: values from above become arguments, except constants and
 // globals, which are cloned (the loop keeps constant bounds); the op's
-// results become the function's.
+// results become the function's. The kernel stays a function of its own in
+// LLVM too (`noinline`): compiled in the partition of its caller, it would
+// otherwise be inlined and compiled a second time.
 // RUN: amp-opt %s -split-input-file --amp-outline-kernels | FileCheck %s
+// RUN: amp-opt %s -split-input-file --amp-outline-kernels --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts \
+// RUN:   | mlir-translate --split-input-file --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// LLVM: define void @relu__p2o_Relu_0({{.*}}) #[[KERNEL:[0-9]+]]
+// LLVM: define float @relu__kernel({{.*}}) #[[KERNEL]]
+// LLVM: define float @relu(
+// LLVM: attributes #[[KERNEL]] = { noinline }
 // RUN: amp-opt %s -split-input-file -p 'builtin.module(amp-outline-kernels{min-ops=4})' | FileCheck %s --check-prefix=SMALL
 // RUN: not amp-opt %s -p 'builtin.module(amp-outline-kernels{min-ops=0})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: amp-outline-kernels: min-ops must be at least 1, got 0
@@ -11,7 +19,7 @@
 memref.global "private" constant @bias : memref<64xf32> = dense<1.0>
 
 // CHECK-LABEL: func.func private @relu__p2o_Relu_0
-// CHECK-SAME:    (%[[A:.+]]: memref<64xf32>, %[[B:.+]]: memref<64xf32>) attributes {no_inline}
+// CHECK-SAME:    (%[[A:.+]]: memref<64xf32>, %[[B:.+]]: memref<64xf32>) attributes {no_inline, passthrough = ["noinline"]}
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
 // CHECK-DAG:     %[[BIAS:.+]] = memref.get_global @bias
@@ -21,7 +29,7 @@ memref.global "private" constant @bias : memref<64xf32> = dense<1.0>
 // CHECK:           memref.store {{.+}}, %[[B]][%[[I]]]
 // CHECK:         return
 // CHECK-LABEL: func.func private @relu__kernel
-// CHECK-SAME:    (%[[A2:.+]]: memref<64xf32>) -> f32 attributes {no_inline}
+// CHECK-SAME:    (%[[A2:.+]]: memref<64xf32>) -> f32 attributes {no_inline, passthrough = ["noinline"]}
 // CHECK:         %[[SUM:.+]] = scf.for
 // CHECK:         return %[[SUM]] : f32
 // CHECK-LABEL: func.func @relu
@@ -82,5 +90,63 @@ func.func @twice(%x: memref<8xf32>) {
     memref.store %s, %x[%i] : memref<8xf32>
   } loc("p2o.Add.1")
   memref.dealloc %t : memref<8xf32>
+  return
+}
+
+// -----
+
+// Kernels that the threaded pipeline merged into one OpenMP region: each
+// loop nest inside a worksharing loop becomes a function of its own,
+// called per iteration with the induction variable as an argument, and the
+// region then becomes a function that calls them (a function as large as
+// the model otherwise).
+// CHECK-LABEL: func.func private @merged__p2o_Relu_2(
+// CHECK-SAME:    %[[X:.+]]: memref<4x16xf32>, %[[I:.+]]: index) attributes {no_inline
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}}
+// CHECK:           memref.load %[[X]][%[[I]],
+// CHECK-LABEL: func.func private @merged__p2o_Exp_3(
+// CHECK-SAME:    %{{.+}}: memref<4x16xf32>, %{{.+}}: index) attributes {no_inline
+// CHECK-LABEL: func.func private @merged__kernel(
+// CHECK:         omp.parallel
+// CHECK:           omp.loop_nest (%[[J:.+]]) : index
+// CHECK-NEXT:        call @merged__p2o_Relu_2(%{{.+}}, %[[J]])
+// CHECK-NEXT:        omp.yield
+// CHECK:           omp.barrier
+// CHECK:           omp.loop_nest (%[[K:.+]]) : index
+// CHECK-NEXT:        call @merged__p2o_Exp_3(%{{.+}}, %[[K]])
+// CHECK-NEXT:        omp.yield
+// CHECK-LABEL: func.func @merged
+// CHECK-NEXT:    call @merged__kernel(
+// CHECK-NEXT:    return
+func.func @merged(%x: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c4) step (%c1) {
+        scf.for %j = %c0 to %c16 step %c1 {
+          %v = memref.load %x[%i, %j] : memref<4x16xf32>
+          %r = arith.maximumf %v, %zero : f32
+          memref.store %r, %x[%i, %j] : memref<4x16xf32>
+        } loc("p2o.Relu.2")
+        omp.yield
+      }
+    }
+    omp.barrier
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c4) step (%c1) {
+        scf.for %j = %c0 to %c16 step %c1 {
+          %v = memref.load %x[%i, %j] : memref<4x16xf32>
+          %e = math.exp %v : f32
+          memref.store %e, %x[%i, %j] : memref<4x16xf32>
+        } loc("p2o.Exp.3")
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
   return
 }

@@ -688,7 +688,17 @@ def OutlineKernels : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
     - the op's results become the function's;
     - the function is named after the op's location where it has a name
       (an ONNX node's: `main__p2o_Conv_0`), `<function>__kernel` otherwise,
-      made unique, and marked `no_inline`, which LLVM keeps.
+      made unique, and marked `no_inline` (for MLIR's inliner) and
+      `passthrough = ["noinline"]` (which func-to-llvm carries to LLVM,
+      whose inliner would otherwise copy a kernel into its caller where
+      both land in one partition, compiling it twice).
+
+    Inside an OpenMP region (the threaded pipeline merges the kernels of a
+    model into a few regions, to fork the threads once), the ops with
+    regions at the top level of each `omp.loop_nest` body are outlined the
+    same way, first, and called once per iteration of their worksharing
+    loop with its induction variables as arguments; the region alone would
+    otherwise be one function as large as the model.
 
     The object compiler then splits the module into partitions by
     function and compiles them in parallel, and `perf` names each kernel.
@@ -705,7 +715,7 @@ def OutlineKernels : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
       return
     }
     func.func private @main__p2o_Relu_0(%a: memref<64xf32>, %b: memref<64xf32>)
-        attributes {no_inline} {
+        attributes {no_inline, passthrough = ["noinline"]} {
       %c0 = arith.constant 0 : index
       scf.for %i = %c0 to %c64 step %c1 { ... }
       return
@@ -718,6 +728,33 @@ def OutlineKernels : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
            "least 1)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def ConvertVectorToLLVMPerFunction
+    : Pass<"amp-convert-vector-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Upstream's convert-vector-to-llvm, function by function in "
+                "parallel where that is safe";
+  let description = [{
+    `convert-vector-to-llvm` is a big rewrite of every function of a
+    lowered model: run on the module, it is one serial pass over all of
+    them (0.14 s of PaddleOCR's classifier's 0.8 s lowering). Each kernel
+    being a function of its own (`amp-outline-kernels`), this pass runs it
+    nested on each `func.func`, which the pass manager spreads over the
+    context's threads.
+
+    One of its patterns is not local to a function: `vector.print`
+    declares `printf`-like functions in the module, which a nested pass
+    must not do. Where the module holds a `vector.print`, or an op other
+    than `func.func` with regions at its top level (a `gpu.module`, an
+    `llvm.func`), the pass runs on the module as upstream's does. The
+    result is the same either way.
+  }];
+  let options = [
+    Option<"x86Vector", "x86-vector", "bool", /*default=*/"false",
+           "As convert-vector-to-llvm's x86-vector: lower the x86vector "
+           "dialect's ops (the AVX512-BF16 dot product)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def BoundLLVMUnrolling : Pass<"amp-bound-llvm-unrolling"> {
