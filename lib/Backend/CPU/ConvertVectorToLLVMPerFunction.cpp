@@ -24,13 +24,16 @@ using namespace mlir;
 
 /// Whether converting the functions of `module` one by one, in parallel,
 /// is the same as converting the module: no conversion adds a symbol to
-/// the module, and every op that holds vectors is inside a func.func.
+/// the module, and every op that holds vectors is inside a func.func
+/// (declarations, such as the llvm.func @malloc that memref's lowering
+/// adds, hold nothing).
 static bool isConvertiblePerFunction(ModuleOp module) {
   for (Operation &op : *module.getBody())
-    if (!isa<func::FuncOp>(op) && op.getNumRegions() != 0)
+    if (!isa<func::FuncOp>(op) &&
+        llvm::any_of(op.getRegions(),
+                     [](Region &region) { return !region.empty(); }))
       return false;
-  return !module
-              .walk([](vector::PrintOp) { return WalkResult::interrupt(); })
+  return !module.walk([](vector::PrintOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
 }
 

@@ -44,3 +44,33 @@ func.func @prints(%x: f32) {
   vector.print %x : f32
   return
 }
+
+// -----
+
+// Declarations (memref's lowering adds llvm.func @malloc) hold nothing: the
+// functions are still converted one by one. A function body outside
+// func.func is not: the module at once.
+// CHECK-LABEL: llvm.func @malloc(i64) -> !llvm.ptr
+// CHECK-LABEL: func.func @after_memref_lowering
+// CHECK:         llvm.extractelement
+// NESTED:      ConvertVectorToLLVMPerFunction
+// NESTED-NEXT: 'builtin.module' Pipeline
+// NESTED-NEXT:   'func.func' Pipeline
+// NESTED-NEXT:     ConvertVectorToLLVMPass
+llvm.func @malloc(i64) -> !llvm.ptr
+func.func @after_memref_lowering(%v: vector<4xf32>) -> f32 {
+  %e = vector.extract %v[2] : f32 from vector<4xf32>
+  return %e : f32
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @body_elsewhere
+// CHECK:         llvm.extractelement
+// NESTED:      ConvertVectorToLLVMPerFunction
+// NESTED-NEXT: 'builtin.module' Pipeline
+// NESTED-NEXT:   ConvertVectorToLLVMPass
+llvm.func @body_elsewhere(%v: vector<4xf32>) -> f32 {
+  %e = vector.extract %v[3] : f32 from vector<4xf32>
+  llvm.return %e : f32
+}
