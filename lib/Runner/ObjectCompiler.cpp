@@ -233,6 +233,66 @@ static llvm::Error optimize(llvm::Module &module, llvm::TargetMachine &machine,
   return llvm::Error::success();
 }
 
+/// Appends the bytes of `constant` as memory holds them, where it is an
+/// array of floats (arrays of such arrays too); false otherwise.
+static bool appendFloatArrayBytes(const llvm::Constant *constant,
+                                  std::string &bytes) {
+  if (auto *data = llvm::dyn_cast<llvm::ConstantDataArray>(constant)) {
+    if (!data->getElementType()->isFloatingPointTy())
+      return false;
+    bytes += data->getRawDataValues();
+    return true;
+  }
+  auto *array = llvm::dyn_cast<llvm::ConstantArray>(constant);
+  if (!array)
+    return false;
+  for (const llvm::Use &element : array->operands())
+    if (!appendFloatArrayBytes(llvm::cast<llvm::Constant>(element.get()),
+                               bytes))
+      return false;
+  return true;
+}
+
+/// Gives each large global array of floats (a model's weights) an array of
+/// bytes of the same contents as its initializer. The code generator emits
+/// an array of floats element by element (an APFloat and an integer each:
+/// about 2 s for the 31M weights of a U-Net), an array of bytes in one
+/// piece, and so do LLVM's bitcode writer and reader, through which the
+/// module's partitions travel to their threads. Only arrays of 4 KiB or
+/// more: the optimizer folds loads from constant arrays of floats, not of
+/// bytes, and loads at constant offsets come from the small ones (a
+/// kernel's constants); a model's weights are read in loops. The object's
+/// bytes are the same.
+static void emitWeightsAsBytes(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  if (!layout.isLittleEndian() || !llvm::sys::IsLittleEndianHost)
+    return;
+  constexpr uint64_t kMinBytes = 4096;
+  llvm::SmallVector<llvm::GlobalVariable *> globals;
+  for (llvm::GlobalVariable &global : module.globals())
+    if (global.hasInitializer() && global.getValueType()->isArrayTy() &&
+        layout.getTypeAllocSize(global.getValueType()) >= kMinBytes)
+      globals.push_back(&global);
+  for (llvm::GlobalVariable *global : globals) {
+    std::string bytes;
+    if (!appendFloatArrayBytes(global->getInitializer(), bytes) ||
+        bytes.size() != layout.getTypeAllocSize(global->getValueType()))
+      continue;
+    llvm::Align align = layout.getPreferredAlign(global);
+    llvm::Constant *initializer = llvm::ConstantDataArray::getString(
+        module.getContext(), bytes, /*AddNull=*/false);
+    auto *replacement = new llvm::GlobalVariable(
+        module, initializer->getType(), global->isConstant(),
+        global->getLinkage(), initializer, "", global,
+        global->getThreadLocalMode(), global->getAddressSpace());
+    replacement->copyAttributesFrom(global);
+    replacement->setAlignment(align);
+    replacement->takeName(global);
+    global->replaceAllUsesWith(replacement);
+    global->eraseFromParent();
+  }
+}
+
 /// Optimizes `module` and emits it as an object file.
 static llvm::Expected<std::string> compilePartition(llvm::Module &module,
                                                     const CompileTarget &target,
@@ -296,6 +356,16 @@ mlir::amp::runtime::compileToObjects(ModuleOp module,
                  /*reverse=*/false);
     makeExplicit(*llvmModule, "llvm.global_dtors", kFinalizeFunction,
                  /*reverse=*/true);
+  }
+
+  // Before the split, which writes each partition as bitcode (element by
+  // element for floats) and reads it back.
+  {
+    auto machine = createTargetMachine(target, options.optLevel);
+    if (!machine)
+      return machine.takeError();
+    llvmModule->setDataLayout((*machine)->createDataLayout());
+    emitWeightsAsBytes(*llvmModule);
   }
 
   unsigned definitions = llvm::count_if(
