@@ -27,10 +27,9 @@ namespace amp {
 
 using namespace mlir;
 
-namespace {
 /// Ownership-based deallocation of one function's buffers, as MLIR's
 /// buffer-deallocation-pipeline does it, up to the lowering.
-OpPassManager buildPerFunctionPipeline() {
+static OpPassManager buildPerFunctionPipeline() {
   OpPassManager pm(func::FuncOp::getOperationName());
   memref::ExpandReallocPassOptions realloc;
   realloc.emitDeallocs = false;
@@ -45,7 +44,7 @@ OpPassManager buildPerFunctionPipeline() {
 /// bufferization.dealloc ops lowered to memref.dealloc (with a helper
 /// function in the module where needed), and the clones the deallocation
 /// made (of buffers yielded by scf.if, say) to memref.alloc and copy.
-void addLoweringPasses(OpPassManager &pm) {
+static void addLoweringPasses(OpPassManager &pm) {
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   OpPassManager &functions = pm.nest<func::FuncOp>();
@@ -53,6 +52,7 @@ void addLoweringPasses(OpPassManager &pm) {
   functions.addPass(createCanonicalizerPass());
 }
 
+namespace {
 /// The per-function part, a function pass so that the module's pass
 /// manager runs it on the functions (a model's kernels, once outlined) in
 /// parallel. Not registered: an implementation detail of the module pass.

@@ -270,7 +270,9 @@ def FreeTemporaries : Pass<"amp-free-temporaries", "::mlir::ModuleOp"> {
     buffers that control flow yields into copies), which free every buffer
     once it is dead and leave the buffers a function returns to its
     caller. A function that frees memory itself manages its buffers by
-    hand, which that pipeline does not accept; it is left as it is.
+    hand, which that pipeline does not accept; it is left as it is. The
+    functions are processed in parallel (a nested pass pipeline on the
+    context's threads): after `amp-outline-kernels`, a model's kernels.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
