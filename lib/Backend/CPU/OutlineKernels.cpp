@@ -141,7 +141,7 @@ struct OutlineKernels : amp::impl::OutlineKernelsBase<OutlineKernels> {
       // one function as large as the model.
       function.walk([&](omp::LoopNestOp loop) {
         for (Block &block : loop.getRegion())
-          collect(block, inner);
+          collect(block, inner, /*withinOpenMP=*/true);
       });
     }
     for (Operation *kernel : llvm::concat<Operation *>(inner, outer))
@@ -149,15 +149,24 @@ struct OutlineKernels : amp::impl::OutlineKernelsBase<OutlineKernels> {
         return signalPassFailure();
   }
 
-  /// The ops of `block` with regions and at least min-ops ops inside.
-  void collect(Block &block, SmallVectorImpl<Operation *> &kernels) {
+  /// The ops of `block` with regions and at least min-ops ops inside;
+  /// `withinOpenMP`: none that holds an OpenMP op (a construct that must
+  /// stay lexically inside its region, as the translation to LLVM IR
+  /// expects).
+  void collect(Block &block, SmallVectorImpl<Operation *> &kernels,
+               bool withinOpenMP = false) {
     for (Operation &op : block) {
       if (op.getNumRegions() == 0)
         continue;
       // (The walk counts the op itself.)
       int64_t ops = -1;
-      op.walk([&](Operation *) { ++ops; });
-      if (ops >= minOps)
+      bool holdsOpenMP = false;
+      op.walk([&](Operation *nested) {
+        ++ops;
+        holdsOpenMP |=
+            isa_and_nonnull<omp::OpenMPDialect>(nested->getDialect());
+      });
+      if (ops >= minOps && !(withinOpenMP && holdsOpenMP))
         kernels.push_back(&op);
     }
   }

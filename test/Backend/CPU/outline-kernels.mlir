@@ -150,3 +150,34 @@ func.func @merged(%x: memref<4x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A loop nest that holds an OpenMP construct stays in its region.
+// CHECK-LABEL: func.func private @critical__kernel(
+// CHECK:         omp.loop_nest
+// CHECK-NEXT:      scf.for
+// CHECK:             omp.critical
+// CHECK-LABEL: func.func @critical
+func.func @critical(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c4) step (%c1) {
+        scf.for %j = %c0 to %c4 step %c1 {
+          omp.critical {
+            %v = memref.load %x[%j] : memref<4xf32>
+            %s = arith.addf %v, %v : f32
+            memref.store %s, %x[%j] : memref<4xf32>
+            omp.terminator
+          }
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
