@@ -233,6 +233,10 @@ static llvm::Error optimize(llvm::Module &module, llvm::TargetMachine &machine,
   return llvm::Error::success();
 }
 
+/// Global arrays of this size or more are weights, not a kernel's
+/// constants (see emitWeightsAsBytes).
+static constexpr uint64_t kMinWeightBytes = 4096;
+
 /// Appends the bytes of `constant` as memory holds them, where it is an
 /// array of floats (arrays of such arrays too); false otherwise.
 static bool appendFloatArrayBytes(const llvm::Constant *constant,
@@ -267,11 +271,10 @@ static void emitWeightsAsBytes(llvm::Module &module) {
   const llvm::DataLayout &layout = module.getDataLayout();
   if (!layout.isLittleEndian() || !llvm::sys::IsLittleEndianHost)
     return;
-  constexpr uint64_t kMinBytes = 4096;
   llvm::SmallVector<llvm::GlobalVariable *> globals;
   for (llvm::GlobalVariable &global : module.globals())
     if (global.hasInitializer() && global.getValueType()->isArrayTy() &&
-        layout.getTypeAllocSize(global.getValueType()) >= kMinBytes)
+        layout.getTypeAllocSize(global.getValueType()) >= kMinWeightBytes)
       globals.push_back(&global);
   for (llvm::GlobalVariable *global : globals) {
     std::string bytes;
@@ -306,7 +309,7 @@ static std::unique_ptr<llvm::Module> takeWeights(llvm::Module &module) {
   for (llvm::GlobalVariable &global : module.globals()) {
     if (!global.hasInitializer() || !global.isConstant() || !global.hasName() ||
         !llvm::isa<llvm::ConstantDataSequential>(global.getInitializer()) ||
-        layout.getTypeAllocSize(global.getValueType()) < 4096)
+        layout.getTypeAllocSize(global.getValueType()) < kMinWeightBytes)
       continue;
     if (!weights) {
       weights = std::make_unique<llvm::Module>("weights", module.getContext());
@@ -439,35 +442,30 @@ mlir::amp::runtime::compileToObjects(ModuleOp module,
   std::vector<std::string> objects(bitcode.size() + (weights ? 1 : 0));
   std::mutex errorLock;
   std::string errors;
+  auto keep = [&](size_t i, llvm::Expected<std::string> object) {
+    if (object) {
+      objects[i] = std::move(*object);
+      return;
+    }
+    std::lock_guard<std::mutex> lock(errorLock);
+    errors += llvm::toString(object.takeError());
+  };
   {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(partitions));
     // (No other task touches this context.)
     if (weights)
       pool.async([&] {
-        llvm::Expected<std::string> object =
-            compilePartition(*weights, target, options.optLevel, nullptr);
-        if (object) {
-          objects.back() = std::move(*object);
-          return;
-        }
-        std::lock_guard<std::mutex> lock(errorLock);
-        errors += llvm::toString(object.takeError());
+        keep(objects.size() - 1,
+             compilePartition(*weights, target, options.optLevel, nullptr));
       });
     for (size_t i = 0; i < bitcode.size(); ++i)
       pool.async([&, i] {
         llvm::LLVMContext partContext;
         auto part = llvm::parseBitcodeFile(
             llvm::MemoryBufferRef(bitcode[i].str(), "partition"), partContext);
-        llvm::Expected<std::string> object =
-            part ? compilePartition(**part, target, options.optLevel,
-                                    options.times)
-                 : llvm::Expected<std::string>(part.takeError());
-        if (object) {
-          objects[i] = std::move(*object);
-          return;
-        }
-        std::lock_guard<std::mutex> lock(errorLock);
-        errors += llvm::toString(object.takeError());
+        keep(i, part ? compilePartition(**part, target, options.optLevel,
+                                        options.times)
+                     : llvm::Expected<std::string>(part.takeError()));
       });
     pool.wait();
   }
